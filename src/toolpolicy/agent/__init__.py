@@ -1,0 +1,1 @@
+"""Layer 6: the agent loop and model clients."""

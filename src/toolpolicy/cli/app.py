@@ -1,0 +1,51 @@
+"""The click application: one group, one module per command."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import __version__
+
+__all__ = ["app", "run_app"]
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(__version__, "--version", prog_name="toolpolicy")
+def app() -> None:
+    """Decide, from checked-in YAML, whether an AI agent's tool call may run.
+
+    Every command that decides takes the same selection flags (--profile, --preset,
+    --sandbox, --approval, --policy, --presets, --workspace). Exit codes: 0 success,
+    1 a finding or difference or a failed call, 2 usage or configuration error.
+    """
+
+
+def run_app(args: list[str]) -> int:
+    """Run ``app`` on ``args`` and return its exit code instead of exiting."""
+    try:
+        app.main(args=args, prog_name="toolpolicy", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return 130
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+    return _last_code()
+
+
+def _last_code() -> int:
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run_app(sys.argv[1:]))

@@ -1,0 +1,23 @@
+"""The console entry point.
+
+Kept free of click at import time so that the hook path can answer before the heavier
+dependencies load; everything else goes to the click application in ``app``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    from .app import run_app
+
+    return run_app(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

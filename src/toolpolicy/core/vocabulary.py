@@ -1,0 +1,90 @@
+"""The closed vocabularies: behaviors, effects, sandbox modes, approval policies and outcomes."""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+
+from .errors import PermissionContractError
+
+__all__ = ["ApprovalOutcome", "ApprovalPolicy", "Behavior", "Effect", "SandboxMode"]
+
+
+class Behavior(IntEnum):
+    """What a participant says about a call, ordered so that the merge is ``max()``.
+
+    passthrough < allow < ask < deny.
+    """
+
+    PASSTHROUGH = 0
+    ALLOW = 1
+    ASK = 2
+    DENY = 3
+
+    @property
+    def label(self) -> str:
+        """The lowercase name used in YAML, JSON and audit records."""
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, value: object) -> Behavior:
+        """``Behavior`` from itself or its label; anything else is a contract error."""
+        if isinstance(value, Behavior):
+            return value
+        if isinstance(value, str) and value.upper() in cls.__members__ and value == value.lower():
+            return cls[value.upper()]
+        raise PermissionContractError(f"unknown behavior: {value!r}")
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class Effect(str, Enum):
+    """What a tool does to the world."""
+
+    READ = "read"
+    WRITE = "write"
+    EXECUTE = "execute"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class SandboxMode(str, Enum):
+    """How far a call's file effects may reach, narrowest first."""
+
+    READ_ONLY = "read-only"
+    WORKSPACE_WRITE = "workspace-write"
+    DANGER_FULL_ACCESS = "danger-full-access"
+
+    @property
+    def rank(self) -> int:
+        """0 for read-only up to 2 for danger-full-access."""
+        return _SANDBOX_ORDER.index(self)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SANDBOX_ORDER = (SandboxMode.READ_ONLY, SandboxMode.WORKSPACE_WRITE, SandboxMode.DANGER_FULL_ACCESS)
+
+
+class ApprovalPolicy(str, Enum):
+    """Whether a human is asked: ``ask`` dispatches to responders, ``never`` rejects."""
+
+    ASK = "ask"
+    NEVER = "never"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ApprovalOutcome(str, Enum):
+    """What an approval ended as; only ``allowed-once`` grants, and only that call."""
+
+    ALLOWED_ONCE = "allowed-once"
+    REJECTED = "rejected"
+    CANCELLED = "cancelled"
+    UNAVAILABLE = "unavailable"
+
+    def __str__(self) -> str:
+        return self.value

@@ -1,0 +1,1 @@
+"""Layer 5: the decision pipeline, approval, audit, knobs and presets."""

@@ -1,0 +1,1 @@
+"""Layer 2: YAML documents with positions, the JSON Schema, and frozen pydantic models."""

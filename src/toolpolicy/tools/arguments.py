@@ -1,0 +1,109 @@
+"""Strict argument models for tools, in the standard library only.
+
+A tool's arguments are a flat JSON object. ``ArgumentSpec.validate`` refuses unknown fields,
+missing required fields, wrong types, over-long strings and values outside ``choices``; the
+same spec renders the JSON Schema the model sees, so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["ArgumentError", "ArgumentSpec", "Field"]
+
+_JSON_TYPES: dict[type, str] = {str: "string", bool: "boolean", int: "integer"}
+
+
+class ArgumentError(ValueError):
+    """Arguments that do not fit the spec; the message is shown to the model."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One argument."""
+
+    name: str
+    kind: type
+    description: str
+    required: bool = True
+    default: object = None
+    max_length: int | None = None
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentSpec:
+    """The fields of a tool, plus pairs of fields that must be given together."""
+
+    fields: tuple[Field, ...]
+    together: tuple[tuple[str, str], ...] = ()
+    _by_name: Mapping[str, Field] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", MappingProxyType({f.name: f for f in self.fields}))
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Every accepted field name."""
+        return frozenset(self._by_name)
+
+    def validate(self, raw: object) -> Mapping[str, object]:
+        """The validated arguments (defaults filled in), read-only; else ``ArgumentError``."""
+        if not isinstance(raw, dict):
+            raise ArgumentError("arguments must be a JSON object")
+        extra = sorted(str(k) for k in raw if k not in self._by_name)
+        if extra:
+            raise ArgumentError(f"unexpected argument: {', '.join(extra)}")
+        out: dict[str, object] = {}
+        for spec in self.fields:
+            if spec.name not in raw:
+                if spec.required:
+                    raise ArgumentError(f"missing required argument: {spec.name}")
+                if spec.default is not None:
+                    out[spec.name] = spec.default
+                continue
+            out[spec.name] = _check_value(spec, raw[spec.name])
+        for first, second in self.together:
+            if (first in out) != (second in out):
+                raise ArgumentError(f"{first} and {second} must be given together")
+        return MappingProxyType(out)
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the arguments, as sent to the model."""
+        properties: dict[str, Any] = {}
+        for spec in self.fields:
+            prop: dict[str, Any] = {"type": _JSON_TYPES[spec.kind], "description": spec.description}
+            if spec.choices:
+                prop["enum"] = list(spec.choices)
+            if spec.max_length is not None:
+                prop["maxLength"] = spec.max_length
+            if spec.minimum is not None:
+                prop["minimum"] = spec.minimum
+            if spec.default is not None:
+                prop["default"] = spec.default
+            properties[spec.name] = prop
+        return {
+            "type": "object",
+            "properties": properties,
+            "required": [f.name for f in self.fields if f.required],
+            "additionalProperties": False,
+        }
+
+
+def _check_value(spec: Field, value: object) -> object:
+    # bool is a subclass of int: check exact types so True is never an integer.
+    if type(value) is not spec.kind:
+        raise ArgumentError(f"{spec.name} must be a {_JSON_TYPES[spec.kind]}")
+    if isinstance(value, str):
+        if spec.max_length is not None and len(value) > spec.max_length:
+            raise ArgumentError(f"{spec.name} is longer than {spec.max_length} characters")
+        if spec.choices and value not in spec.choices:
+            raise ArgumentError(f"{spec.name} must be one of: {', '.join(spec.choices)}")
+    if isinstance(value, int) and not isinstance(value, bool):
+        if spec.minimum is not None and value < spec.minimum:
+            raise ArgumentError(f"{spec.name} must be at least {spec.minimum}")
+    return value

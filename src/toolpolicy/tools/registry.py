@@ -1,0 +1,212 @@
+"""``ToolRegistry``: look up, parse and validate a model's tool call, then run its handler.
+
+``prepare`` never raises for bad model input: an unknown tool, arguments that are not JSON
+and arguments that do not fit the tool's spec each become an error result. ``invoke`` treats
+the handler as untrusted: a malformed result becomes ``invalid_tool_result`` and an unexpected
+exception ``tool_execution_error``, with no stack trace in the model's context.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from ..core.errors import PermissionContractError, WorkspacePathError
+from ..core.results import ToolResult, is_tool_result, tool_error
+from ..core.vocabulary import Effect, SandboxMode
+from .arguments import ArgumentError, ArgumentSpec
+
+__all__ = [
+    "MAX_ARGUMENTS_BYTES",
+    "Handler",
+    "PreparedCall",
+    "ToolCall",
+    "ToolContext",
+    "ToolDefinition",
+    "ToolRegistry",
+    "ToolSnapshot",
+]
+
+MAX_ARGUMENTS_BYTES = 4 * 1024 * 1024
+_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """What a handler knows about where and for whom it runs."""
+
+    workspace: str
+    call_id: str = ""
+    session_id: str = ""
+    sandbox: SandboxMode = SandboxMode.WORKSPACE_WRITE
+    read_only_paths: tuple[str, ...] = ()
+
+
+Handler = Callable[[Mapping[str, object], ToolContext], ToolResult]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDefinition:
+    """A tool: name, description, strict arguments, effect, which argument is a path."""
+
+    name: str
+    description: str
+    arguments: ArgumentSpec
+    effect: Effect
+    path_argument: str | None = None
+    handler: Handler | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
+            raise PermissionContractError(f"invalid tool name: {self.name!r}")
+        if self.path_argument is not None and self.path_argument not in self.arguments.names:
+            raise PermissionContractError(f"{self.name}: unknown path argument")
+
+    def openai_tool(self) -> dict[str, Any]:
+        """Only what the model may see: name, description and the JSON Schema."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.arguments.json_schema(),
+            },
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A call as the model proposed it; ``arguments`` is a JSON string or an object."""
+
+    id: str
+    name: str
+    arguments: str | Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedCall:
+    """The outcome of ``prepare``: either a definition and validated arguments, or an error."""
+
+    call: ToolCall
+    definition: ToolDefinition | None = None
+    arguments: Mapping[str, object] | None = None
+    error: ToolResult | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the call can be decided and run."""
+        return self.error is None and self.definition is not None and self.arguments is not None
+
+
+class ToolSnapshot:
+    """An immutable set of tool definitions: what one turn of the loop works with."""
+
+    __slots__ = ("_definitions",)
+
+    def __init__(self, definitions: Iterable[ToolDefinition] = ()) -> None:
+        table: dict[str, ToolDefinition] = {}
+        for definition in definitions:
+            if definition.name in table:
+                raise PermissionContractError(f"duplicate tool name: {definition.name}")
+            table[definition.name] = definition
+        self._definitions: Mapping[str, ToolDefinition] = MappingProxyType(table)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Tool names in registration order."""
+        return tuple(self._definitions)
+
+    def get(self, name: str) -> ToolDefinition | None:
+        """The definition called ``name``, if any."""
+        return self._definitions.get(name)
+
+    def openai_tools(self) -> list[dict[str, Any]]:
+        """The tool list sent to a Chat Completions model."""
+        return [d.openai_tool() for d in self._definitions.values()]
+
+    def prepare(self, call: ToolCall) -> PreparedCall:
+        """Look up, parse and validate ``call``; errors become ``PreparedCall.error``."""
+        definition = self._definitions.get(call.name)
+        if definition is None:
+            return PreparedCall(call, error=tool_error("unknown_tool", f"Unknown tool: {call.name}"))
+        raw: object = call.arguments
+        if isinstance(raw, str):
+            if len(raw) > MAX_ARGUMENTS_BYTES:
+                return PreparedCall(
+                    call, error=tool_error("invalid_json", "Tool arguments are too large")
+                )
+            try:
+                raw = json.loads(raw) if raw.strip() else {}
+            except (ValueError, RecursionError):
+                return PreparedCall(
+                    call, error=tool_error("invalid_json", "Tool arguments are not valid JSON")
+                )
+        elif isinstance(raw, Mapping):
+            raw = dict(raw)
+        try:
+            arguments = definition.arguments.validate(raw)
+        except ArgumentError as exc:
+            return PreparedCall(call, error=tool_error("invalid_arguments", str(exc)))
+        return PreparedCall(call, definition=definition, arguments=arguments)
+
+    def invoke(self, prepared: PreparedCall, context: ToolContext) -> ToolResult:
+        """Run the handler of a prepared call; never raises for handler faults."""
+        if prepared.error is not None:
+            return prepared.error
+        definition = self._definitions.get(prepared.call.name)
+        if definition is None or definition is not prepared.definition:
+            raise PermissionContractError("the call was prepared by another registry")
+        if definition.handler is None:
+            return tool_error("tool_unavailable", f"Tool has no handler: {definition.name}")
+        try:
+            # Validate again: a caller that skipped prepare still cannot feed the handler
+            # unvalidated input.
+            arguments = definition.arguments.validate(dict(prepared.arguments or {}))
+            result = definition.handler(arguments, context)
+        except ArgumentError as exc:
+            return tool_error("invalid_arguments", str(exc))
+        except WorkspacePathError as exc:
+            return tool_error(exc.code, exc.message)
+        except Exception:
+            return tool_error("tool_execution_error", f"Tool execution failed: {definition.name}")
+        if not is_tool_result(result):
+            return tool_error("invalid_tool_result", "Tool handler returned an invalid result")
+        return result
+
+
+class ToolRegistry:
+    """A registry of tools; ``snapshot()`` freezes the current set for one turn."""
+
+    __slots__ = ("_snapshot",)
+
+    def __init__(self, definitions: Iterable[ToolDefinition] = ()) -> None:
+        self._snapshot = ToolSnapshot(definitions)
+
+    def register(self, definition: ToolDefinition) -> None:
+        """Add a tool; names are unique."""
+        current = [d for n in self._snapshot.names if (d := self._snapshot.get(n)) is not None]
+        self._snapshot = ToolSnapshot([*current, definition])
+
+    def snapshot(self) -> ToolSnapshot:
+        """The current tools, immutable."""
+        return self._snapshot
+
+    def get(self, name: str) -> ToolDefinition | None:
+        """The definition called ``name``, if any."""
+        return self._snapshot.get(name)
+
+    def prepare(self, call: ToolCall) -> PreparedCall:
+        """See ``ToolSnapshot.prepare``."""
+        return self._snapshot.prepare(call)
+
+    def invoke(self, prepared: PreparedCall, context: ToolContext) -> ToolResult:
+        """See ``ToolSnapshot.invoke``."""
+        return self._snapshot.invoke(prepared, context)
+
+    def openai_tools(self) -> list[dict[str, Any]]:
+        """See ``ToolSnapshot.openai_tools``."""
+        return self._snapshot.openai_tools()
