@@ -1,0 +1,183 @@
+"""Compile documents into an immutable ``CompiledPolicy``.
+
+Input is plain data (``SourceDocument``); output uses only core types and precompiled
+matchers. A pattern that does not compile makes the whole load fail with a ``Problem`` at the
+rule's line: a rule reported invalid is never compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from ..core.decision import Decision
+from ..core.errors import PolicyLoadError, Problem
+from ..core.vocabulary import Behavior, Effect
+from .capabilities import CapabilitySet
+from .commands import CommandPatternError, compile_command_pattern
+from .globs import GlobError, compile_glob
+from .index import RuleIndex
+from .names import NamePattern
+from .rules import CompiledRule
+from .source import SourceDocument
+
+__all__ = [
+    "CompiledExample",
+    "CompiledPolicy",
+    "CompiledProfile",
+    "SourceRef",
+    "compile_policy",
+    "compile_profile",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """A file a compiled policy was built from, and the sha256 of its bytes."""
+
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledProfile:
+    """A profile: capabilities, tools and the defaults used when every participant passes."""
+
+    name: str
+    chapter: int
+    description: str
+    capabilities: CapabilitySet
+    tools: tuple[str, ...]
+    defaults: Mapping[Effect, Behavior]
+    source: SourceRef
+
+    def default_for(self, effect: Effect) -> Behavior:
+        """The default behavior for ``effect``."""
+        return self.defaults[effect]
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledExample:
+    """A self-test of a policy file: a call and the decision it must get."""
+
+    tool: str
+    arguments: Mapping[str, Any]
+    behavior: Behavior
+    source: str | None
+    preset: str | None
+    path: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledPolicy:
+    """A profile plus every layered rule, indexed by tool name."""
+
+    profile: CompiledProfile
+    rules: tuple[CompiledRule, ...]
+    index: RuleIndex
+    sources: tuple[SourceRef, ...]
+    examples: tuple[CompiledExample, ...]
+
+
+def compile_profile(document: SourceDocument) -> CompiledProfile:
+    """The ``CompiledProfile`` of a validated ``Profile`` document."""
+    data = document.data
+    defaults = data["defaults"]
+    return CompiledProfile(
+        name=str(data["name"]),
+        chapter=int(data["chapter"]),
+        description=str(data.get("description") or ""),
+        capabilities=CapabilitySet(data["capabilities"]),
+        tools=tuple(data["tools"]),
+        defaults=MappingProxyType({e: Behavior.parse(defaults[e.value]) for e in Effect}),
+        source=SourceRef(document.path, document.sha256),
+    )
+
+
+def compile_policy(
+    profile: CompiledProfile,
+    documents: Sequence[SourceDocument],
+) -> CompiledPolicy:
+    """Compile the rules and examples of ``documents`` (profile document first) on ``profile``.
+
+    Raises ``PolicyLoadError`` listing every pattern that does not compile.
+    """
+    rules: list[CompiledRule] = []
+    examples: list[CompiledExample] = []
+    problems: list[Problem] = []
+    for document in documents:
+        for i, raw in enumerate(document.data.get("rules") or ()):
+            try:
+                rules.append(_compile_rule(raw, document, i, len(rules)))
+            except (GlobError, CommandPatternError, ValueError) as exc:
+                line = document.line_of(f"/rules/{i}")
+                problems.append(
+                    Problem(document.path, line, 1, "invalid-pattern", str(exc), f"/rules/{i}")
+                )
+        for i, raw in enumerate(document.data.get("examples") or ()):
+            examples.append(_compile_example(raw, document, i))
+    if problems:
+        raise PolicyLoadError(problems)
+    compiled = tuple(rules)
+    tool_names = (*profile.tools, *_BUILTIN_NAMES)
+    return CompiledPolicy(
+        profile=profile,
+        rules=compiled,
+        index=RuleIndex.build(compiled, tool_names),
+        sources=tuple(SourceRef(d.path, d.sha256) for d in documents),
+        examples=tuple(examples),
+    )
+
+
+_BUILTIN_NAMES = ("shell", "read_file", "write_file", "edit_file", "glob")
+
+
+def _compile_rule(
+    raw: Mapping[str, Any], document: SourceDocument, index: int, order: int
+) -> CompiledRule:
+    match = raw.get("match") or {}
+    behavior = Behavior.parse(raw["behavior"])
+    name = str(raw["name"])
+    reason = str(raw["reason"])
+    tools = match.get("tools")
+    effects = match.get("effects")
+    paths = match.get("paths")
+    commands = match.get("commands")
+    return CompiledRule(
+        name=name,
+        behavior=behavior,
+        reason=reason,
+        origin=f"{document.path}:{document.line_of(f'/rules/{index}')}",
+        order=order,
+        tools=None if tools is None else tuple(NamePattern(t) for t in tools),
+        effects=None if effects is None else frozenset(Effect(e) for e in effects),
+        paths=None if paths is None else tuple(compile_glob(p, gitignore=True) for p in paths),
+        commands=None
+        if commands is None
+        else tuple(compile_command_pattern(c) for c in commands),
+        decision=Decision(behavior, reason, name),
+    )
+
+
+def _compile_example(raw: Mapping[str, Any], document: SourceDocument, index: int) -> CompiledExample:
+    call = raw["call"]
+    expect = raw["expect"]
+    if isinstance(expect, str):
+        behavior, source = Behavior.parse(expect), None
+    else:
+        behavior, source = Behavior.parse(expect["behavior"]), expect.get("source")
+    return CompiledExample(
+        tool=str(call["tool"]),
+        arguments=MappingProxyType(dict(call.get("arguments") or {})),
+        behavior=behavior,
+        source=source,
+        preset=raw.get("preset"),
+        path=document.path,
+        line=document.line_of(f"/examples/{index}"),
+    )
+
+
+

@@ -1,0 +1,92 @@
+"""Compiled rules and the facts about a call that they match against.
+
+A rule's ``match`` fields must all hold; values within one field are alternatives.
+``paths`` on a symlink: an allow must match both the path as written and its resolved target,
+a deny or ask hits if either matches. ``commands``: an allow needs every simple command of
+the line to match one of the rule's prefixes (and the line must parse); a deny or ask hits
+when any simple command matches, even on a line that did not parse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.decision import Decision
+from ..core.vocabulary import Behavior, Effect
+from .commands import CommandLine, CommandPattern
+from .globs import GlobPattern
+from .names import NamePattern
+
+__all__ = ["CallFacts", "CompiledRule"]
+
+
+@dataclass(frozen=True, slots=True)
+class CallFacts:
+    """What rules see of one prepared call.
+
+    ``path`` is the normalized workspace-relative path (``None`` when the tool has no path
+    argument or the path cannot be normalized); ``target`` is the workspace-relative path of
+    the symlink-resolved target (equal to ``path`` for a plain file, ``None`` when it is
+    outside or unknown).
+    """
+
+    tool: str
+    effect: Effect
+    path: str | None = None
+    target: str | None = None
+    command: CommandLine | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRule:
+    """One rule: its decision, precompiled matchers and where it was written."""
+
+    name: str
+    behavior: Behavior
+    reason: str
+    origin: str
+    order: int
+    tools: tuple[NamePattern, ...] | None
+    effects: frozenset[Effect] | None
+    paths: tuple[GlobPattern, ...] | None
+    commands: tuple[CommandPattern, ...] | None
+    decision: Decision
+
+    @property
+    def label(self) -> str:
+        """``name (file:line)`` as shown in audits and explanations."""
+        return f"{self.name} ({self.origin})"
+
+    def matches(self, facts: CallFacts) -> bool:
+        """True when every given ``match`` field holds for ``facts``."""
+        if self.tools is not None and not any(p.matches(facts.tool) for p in self.tools):
+            return False
+        if self.effects is not None and facts.effect not in self.effects:
+            return False
+        if self.paths is not None and not self._paths_match(self.paths, facts):
+            return False
+        return self.commands is None or self._commands_match(self.commands, facts.command)
+
+    def _paths_match(self, patterns: tuple[GlobPattern, ...], facts: CallFacts) -> bool:
+        path = facts.path
+        if path is None:
+            return False
+        on_path = any(p.matches(path) for p in patterns)
+        target = facts.target
+        if target == path:
+            return on_path
+        on_target = target is not None and any(p.matches(target) for p in patterns)
+        if self.behavior is Behavior.ALLOW:
+            return on_path and on_target
+        return on_path or on_target
+
+    def _commands_match(
+        self, patterns: tuple[CommandPattern, ...], line: CommandLine | None
+    ) -> bool:
+        if line is None or not line.parts:
+            return False
+        if self.behavior is Behavior.ALLOW:
+            return line.complete and all(
+                any(p.matches(part) for p in patterns) for part in line.parts
+            )
+        return any(any(p.matches(part) for p in patterns) for part in line.parts)

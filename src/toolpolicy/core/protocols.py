@@ -1,0 +1,116 @@
+"""The small protocols that adapters implement: approval responders and audit sinks.
+
+A responder answers an ``ApprovalRequest`` with an ``ApprovalOutcome`` or ``None`` to pass
+to the next responder. An audit sink records an ``AuditRecord`` or raises; a raising sink
+means the call does not run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from .vocabulary import ApprovalOutcome
+
+__all__ = [
+    "ApprovalRequest",
+    "ApprovalResponder",
+    "AuditRecord",
+    "AuditSink",
+    "PathBoundary",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequest:
+    """What a responder is shown: the tool, why approval is needed, the validated arguments."""
+
+    id: str
+    call_id: str
+    session_id: str
+    tool: str
+    reason: str
+    source: str
+    arguments_json: str
+
+
+@runtime_checkable
+class ApprovalResponder(Protocol):
+    """Answers approval requests; ``None`` passes to the next responder in the chain."""
+
+    @property
+    def name(self) -> str:
+        """The decision source shown when this responder answers (``terminal-approval``)."""
+        ...
+
+    def respond(self, request: ApprovalRequest) -> ApprovalOutcome | None:
+        """The outcome for ``request``, or ``None`` to pass."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    """One final decision, as every audit sink receives it."""
+
+    ts: str
+    session_id: str
+    call_id: str
+    tool: str
+    effect: str
+    behavior: str
+    source: str
+    reason: str
+    matched_rules: tuple[str, ...]
+    preset: str
+    sandbox: str
+    approval: str
+    approval_outcome: str | None
+    arguments_sha256: str
+    arguments: Mapping[str, Any] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object written to a JSONL audit file."""
+        out: dict[str, Any] = {
+            "ts": self.ts,
+            "session_id": self.session_id,
+            "call_id": self.call_id,
+            "tool": self.tool,
+            "effect": self.effect,
+            "behavior": self.behavior,
+            "source": self.source,
+            "reason": self.reason,
+            "matched_rules": list(self.matched_rules),
+            "preset": self.preset,
+            "sandbox": self.sandbox,
+            "approval": self.approval,
+            "approval_outcome": self.approval_outcome,
+            "arguments_sha256": self.arguments_sha256,
+        }
+        if self.arguments is not None:
+            out["arguments"] = dict(self.arguments)
+        out.update(self.extra)
+        return out
+
+
+@runtime_checkable
+class AuditSink(Protocol):
+    """Records final decisions; raising means the decision was not recorded."""
+
+    def record(self, record: AuditRecord) -> None:
+        """Record ``record`` durably enough for the sink's promise, or raise."""
+        ...
+
+
+@runtime_checkable
+class PathBoundary(Protocol):
+    """Answers whether a model-supplied path stays inside the workspace."""
+
+    def contains(self, path: str) -> bool:
+        """False for a path outside; raises when the path cannot be resolved safely."""
+        ...
+
+    def target_relative(self, path: str) -> str | None:
+        """The workspace-relative path of the resolved target, ``None`` when outside."""
+        ...

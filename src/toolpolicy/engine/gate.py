@@ -1,0 +1,155 @@
+"""The runtime gate: prepare → decide → approve → audit → invoke, for one call at a time.
+
+Whatever happens, the caller gets a ``ToolResult`` for the call: a preparation error, the
+handler's result, ``permission_denied`` with the decision's reason, or
+``permission_evaluation_error`` when deciding itself failed (a raising sink, a broken
+participant) — and in that last case the handler never runs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..core.decision import Decision
+from ..core.protocols import ApprovalRequest, AuditRecord, AuditSink
+from ..core.results import ToolResult, tool_error
+from ..core.vocabulary import ApprovalOutcome, Behavior
+from ..tools.registry import ToolCall, ToolContext, ToolSnapshot
+from .approval import ApprovalService, outcome_decision
+from .audit import arguments_sha256, utc_now
+from .evaluate import DecisionEngine, Evaluation
+from .knobs import Knobs
+from .request import PermissionRequest
+
+__all__ = ["EVALUATION_FAILED", "Gate", "GateDecision"]
+
+EVALUATION_FAILED = tool_error("permission_evaluation_error", "Permission evaluation failed")
+
+
+@dataclass(frozen=True, slots=True)
+class GateDecision:
+    """A final decision with its evaluation and the approval outcome, if one was asked."""
+
+    decision: Decision
+    evaluation: Evaluation
+    approval_outcome: ApprovalOutcome | None
+
+
+class Gate:
+    """Decides, approves, audits and runs calls for one session."""
+
+    __slots__ = (
+        "_approval",
+        "_audit",
+        "_engine",
+        "_include_arguments",
+        "_knobs",
+        "_registry",
+        "_session_id",
+    )
+
+    def __init__(
+        self,
+        engine: DecisionEngine,
+        knobs: Knobs,
+        approval: ApprovalService,
+        audit: Sequence[AuditSink],
+        registry: ToolSnapshot,
+        *,
+        session_id: str,
+        include_arguments: bool = False,
+    ) -> None:
+        self._engine = engine
+        self._knobs = knobs
+        self._approval = approval
+        self._audit = tuple(audit)
+        self._registry = registry
+        self._session_id = session_id
+        self._include_arguments = include_arguments
+
+    @property
+    def knobs(self) -> Knobs:
+        """The session's knobs (change them between calls; a call reads them once)."""
+        return self._knobs
+
+    @property
+    def registry(self) -> ToolSnapshot:
+        """The tools this gate runs."""
+        return self._registry
+
+    @property
+    def session_id(self) -> str:
+        """The session id stamped on audit records."""
+        return self._session_id
+
+    def decide(
+        self, request: PermissionRequest, recommendations: Sequence[Decision] = ()
+    ) -> GateDecision:
+        """The final, audited decision for ``request``; raises if it cannot be recorded."""
+        knobs = self._knobs.state
+        evaluation = self._engine.evaluate(request, knobs, recommendations)
+        decision = evaluation.effective
+        outcome: ApprovalOutcome | None = None
+        if decision.behavior is Behavior.ASK:
+            approval_request = ApprovalRequest(
+                id=self._approval.next_id(),
+                call_id=request.call_id,
+                session_id=self._session_id,
+                tool=request.tool,
+                reason=decision.reason,
+                source=decision.source,
+                arguments_json=json.dumps(dict(request.arguments), ensure_ascii=False),
+            )
+            result = self._approval.resolve(approval_request, knobs.approval)
+            outcome = result.outcome
+            decision = outcome_decision(result, decision)
+        if decision.behavior is not Behavior.ALLOW and decision.behavior is not Behavior.DENY:
+            decision = Decision(Behavior.DENY, "Permission evaluation failed", "default")
+        final = GateDecision(decision, evaluation, outcome)
+        self._record(request, final)
+        return final
+
+    def handle(
+        self,
+        call: ToolCall,
+        context: ToolContext,
+        recommendations: Sequence[Decision] = (),
+    ) -> ToolResult:
+        """The whole pipeline for one call; always returns a result for the call."""
+        prepared = self._registry.prepare(call)
+        if prepared.error is not None:
+            return prepared.error
+        try:
+            request = PermissionRequest(prepared, context)
+            final = self.decide(request, recommendations)
+        except Exception:
+            return EVALUATION_FAILED
+        if not final.decision.is_allowed:
+            return final.decision.to_tool_result()
+        mode = final.decision.sandbox or self._knobs.state.sandbox
+        return self._registry.invoke(prepared, replace(context, sandbox=mode))
+
+    def _record(self, request: PermissionRequest, final: GateDecision) -> None:
+        decision, evaluation = final.decision, final.evaluation
+        arguments = dict(request.arguments)
+        record = AuditRecord(
+            ts=utc_now(),
+            session_id=self._session_id,
+            call_id=request.call_id,
+            tool=request.tool,
+            effect=request.effect.value,
+            behavior=decision.behavior.label,
+            source=decision.source,
+            reason=decision.reason,
+            matched_rules=evaluation.matched_rules,
+            preset=evaluation.knobs.preset,
+            sandbox=(decision.sandbox or evaluation.knobs.sandbox).value,
+            approval=evaluation.knobs.approval.value,
+            approval_outcome=None if final.approval_outcome is None else final.approval_outcome.value,
+            arguments_sha256=arguments_sha256(arguments),
+            arguments=arguments if self._include_arguments else None,
+        )
+        for sink in self._audit:
+            sink.record(record)

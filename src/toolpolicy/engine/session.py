@@ -1,0 +1,53 @@
+"""The session log: an append-only list of events (knob changes, approvals).
+
+Replaying a session is folding its log; nothing else holds hidden state.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["SessionEvent", "SessionLog"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEvent:
+    """One event: its kind (``sandbox/mode``, ``approval/asked`` ...) and its data."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind": ..., **data}``."""
+        return {"kind": self.kind, **self.data}
+
+
+class SessionLog:
+    """Thread-safe, append-only."""
+
+    __slots__ = ("_events", "_lock")
+
+    def __init__(self, events: tuple[SessionEvent, ...] = ()) -> None:
+        self._events: list[SessionEvent] = list(events)
+        self._lock = threading.Lock()
+
+    def append(self, kind: str, **data: Any) -> SessionEvent:
+        """Append an event and return it."""
+        event = SessionEvent(kind, MappingProxyType(dict(data)))
+        with self._lock:
+            self._events.append(event)
+        return event
+
+    @property
+    def events(self) -> tuple[SessionEvent, ...]:
+        """Every event, oldest first."""
+        with self._lock:
+            return tuple(self._events)
+
+    def of_kind(self, *kinds: str) -> tuple[SessionEvent, ...]:
+        """The events whose kind is one of ``kinds``."""
+        return tuple(e for e in self.events if e.kind in kinds)
