@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from .. import __version__
@@ -27,25 +25,19 @@ def app() -> None:
 def run_app(args: list[str]) -> int:
     """Run ``app`` on ``args`` and return its exit code instead of exiting."""
     try:
-        app.main(args=args, prog_name="toolpolicy", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        return int(exc.exit_code)
+        code = app.main(args=args, prog_name="toolpolicy", standalone_mode=False)
     except click.ClickException as exc:
         exc.show()
-        return 2
-    except click.exceptions.Abort:
+        return exc.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("Aborted.", err=True)
-        return 130
-    except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 1
-    return _last_code()
+    return code if isinstance(code, int) else 0
 
 
-def _last_code() -> int:
-    return 0
+from .decide import check_cmd, explain_cmd  # noqa: E402
 
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(run_app(sys.argv[1:]))
+app.add_command(check_cmd)
+app.add_command(explain_cmd)

@@ -99,7 +99,9 @@ class RuleIndex:
             for pattern in rule.tools or ():
                 if pattern.is_exact:
                     names.setdefault(pattern.text)
-        fallback = tuple(r for r in rules if r.tools is None or any(not p.is_exact for p in r.tools))
+        fallback = tuple(
+            r for r in rules if r.tools is None or any(not p.is_exact for p in r.tools)
+        )
         exact = {
             name: ToolBucket.build(
                 r for r in rules if r.tools is None or any(p.matches(name) for p in r.tools)

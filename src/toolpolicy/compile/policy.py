@@ -155,14 +155,14 @@ def _compile_rule(
         tools=None if tools is None else tuple(NamePattern(t) for t in tools),
         effects=None if effects is None else frozenset(Effect(e) for e in effects),
         paths=None if paths is None else tuple(compile_glob(p, gitignore=True) for p in paths),
-        commands=None
-        if commands is None
-        else tuple(compile_command_pattern(c) for c in commands),
+        commands=None if commands is None else tuple(compile_command_pattern(c) for c in commands),
         decision=Decision(behavior, reason, name),
     )
 
 
-def _compile_example(raw: Mapping[str, Any], document: SourceDocument, index: int) -> CompiledExample:
+def _compile_example(
+    raw: Mapping[str, Any], document: SourceDocument, index: int
+) -> CompiledExample:
     call = raw["call"]
     expect = raw["expect"]
     if isinstance(expect, str):
@@ -178,6 +178,3 @@ def _compile_example(raw: Mapping[str, Any], document: SourceDocument, index: in
         path=document.path,
         line=document.line_of(f"/examples/{index}"),
     )
-
-
-

@@ -6,6 +6,7 @@
     ├── PermissionContractError   a caller broke the permission API's contract
     ├── PolicyLoadError           a policy document was refused (carries every Problem)
     ├── ConfigurationError        a selection or composition that cannot be built
+    ├── CallRejected              a call failed preparation (unknown tool, bad arguments)
     ├── WorkspacePathError        a model-supplied path is not safely inside the workspace
     └── AuditError                an audit sink could not record a decision
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "AuditError",
+    "CallRejected",
     "ConfigurationError",
     "PermissionContractError",
     "PolicyLoadError",
@@ -37,6 +39,15 @@ class PermissionContractError(ToolPolicyError):
 
 class ConfigurationError(ToolPolicyError):
     """A profile, preset, knob value or composition that cannot be built."""
+
+
+class CallRejected(ToolPolicyError):
+    """A call that never reached the permission layer; ``result`` is what the model gets."""
+
+    def __init__(self, code: str, content: str) -> None:
+        self.code = code
+        self.content = content
+        super().__init__(content)
 
 
 class AuditError(ToolPolicyError):

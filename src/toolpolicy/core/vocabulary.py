@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 
 from .errors import PermissionContractError
 
@@ -38,18 +38,15 @@ class Behavior(IntEnum):
         return self.label
 
 
-class Effect(str, Enum):
+class Effect(StrEnum):
     """What a tool does to the world."""
 
     READ = "read"
     WRITE = "write"
     EXECUTE = "execute"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class SandboxMode(str, Enum):
+class SandboxMode(StrEnum):
     """How far a call's file effects may reach, narrowest first."""
 
     READ_ONLY = "read-only"
@@ -61,30 +58,25 @@ class SandboxMode(str, Enum):
         """0 for read-only up to 2 for danger-full-access."""
         return _SANDBOX_ORDER.index(self)
 
-    def __str__(self) -> str:
-        return self.value
+
+_SANDBOX_ORDER = (
+    SandboxMode.READ_ONLY,
+    SandboxMode.WORKSPACE_WRITE,
+    SandboxMode.DANGER_FULL_ACCESS,
+)
 
 
-_SANDBOX_ORDER = (SandboxMode.READ_ONLY, SandboxMode.WORKSPACE_WRITE, SandboxMode.DANGER_FULL_ACCESS)
-
-
-class ApprovalPolicy(str, Enum):
+class ApprovalPolicy(StrEnum):
     """Whether a human is asked: ``ask`` dispatches to responders, ``never`` rejects."""
 
     ASK = "ask"
     NEVER = "never"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class ApprovalOutcome(str, Enum):
+class ApprovalOutcome(StrEnum):
     """What an approval ended as; only ``allowed-once`` grants, and only that call."""
 
     ALLOWED_ONCE = "allowed-once"
     REJECTED = "rejected"
     CANCELLED = "cancelled"
     UNAVAILABLE = "unavailable"
-
-    def __str__(self) -> str:
-        return self.value

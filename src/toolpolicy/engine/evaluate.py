@@ -28,7 +28,9 @@ from .request import PermissionRequest
 
 __all__ = ["Candidate", "DecisionEngine", "Evaluation", "default_decision"]
 
-_PASSTHROUGH = Decision(Behavior.PASSTHROUGH, "No permission participant made a decision", "default")
+_PASSTHROUGH = Decision(
+    Behavior.PASSTHROUGH, "No permission participant made a decision", "default"
+)
 _DEFAULTS = {
     (Effect.EXECUTE, Behavior.ASK): Decision(
         Behavior.ASK, "Shell execution requires approval", "shell-default"

@@ -147,7 +147,9 @@ class Gate:
             preset=evaluation.knobs.preset,
             sandbox=(decision.sandbox or evaluation.knobs.sandbox).value,
             approval=evaluation.knobs.approval.value,
-            approval_outcome=None if final.approval_outcome is None else final.approval_outcome.value,
+            approval_outcome=None
+            if final.approval_outcome is None
+            else final.approval_outcome.value,
             arguments_sha256=arguments_sha256(arguments),
             arguments=arguments if self._include_arguments else None,
         )

@@ -30,9 +30,7 @@ OUTSIDE_WORKSPACE = Decision(
 UNRESOLVABLE_PATH = Decision(
     Behavior.DENY, "Write path could not be resolved safely", "workspace-boundary"
 )
-READ_ONLY_WRITE = Decision(
-    Behavior.DENY, "The read-only sandbox does not allow writes", "sandbox"
-)
+READ_ONLY_WRITE = Decision(Behavior.DENY, "The read-only sandbox does not allow writes", "sandbox")
 
 
 def boundary_candidate(request: PermissionRequest, boundary: PathBoundary) -> Decision | None:

@@ -24,9 +24,7 @@ class PermissionRequest:
     def __init__(self, prepared: PreparedCall, context: ToolContext) -> None:
         definition, arguments = prepared.definition, prepared.arguments
         if prepared.error is not None or definition is None or arguments is None:
-            raise PermissionContractError(
-                "permission request requires a valid prepared tool call"
-            )
+            raise PermissionContractError("permission request requires a valid prepared tool call")
         object.__setattr__(self, "prepared", prepared)
         object.__setattr__(self, "context", context)
         object.__setattr__(self, "definition", definition)

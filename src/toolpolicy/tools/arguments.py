@@ -103,7 +103,6 @@ def _check_value(spec: Field, value: object) -> object:
             raise ArgumentError(f"{spec.name} is longer than {spec.max_length} characters")
         if spec.choices and value not in spec.choices:
             raise ArgumentError(f"{spec.name} must be one of: {', '.join(spec.choices)}")
-    if isinstance(value, int) and not isinstance(value, bool):
-        if spec.minimum is not None and value < spec.minimum:
-            raise ArgumentError(f"{spec.name} must be at least {spec.minimum}")
+    if isinstance(value, int) and spec.minimum is not None and value < spec.minimum:
+        raise ArgumentError(f"{spec.name} must be at least {spec.minimum}")
     return value

@@ -132,7 +132,9 @@ class ToolSnapshot:
         """Look up, parse and validate ``call``; errors become ``PreparedCall.error``."""
         definition = self._definitions.get(call.name)
         if definition is None:
-            return PreparedCall(call, error=tool_error("unknown_tool", f"Unknown tool: {call.name}"))
+            return PreparedCall(
+                call, error=tool_error("unknown_tool", f"Unknown tool: {call.name}")
+            )
         raw: object = call.arguments
         if isinstance(raw, str):
             if len(raw) > MAX_ARGUMENTS_BYTES:

@@ -1,0 +1,144 @@
+"""``explain``: the steps of one decision, as the seed walks its calls A, B and C."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.decision import Decision
+from ..core.vocabulary import Behavior
+from .evaluate import BOUNDARY, Evaluation
+
+__all__ = ["Explanation", "Step", "explain"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One line of an explanation."""
+
+    step: str
+    detail: str
+    decision: Decision | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"step", "detail", "behavior", "source", "reason"}``."""
+        out: dict[str, Any] = {"step": self.step, "detail": self.detail}
+        if self.decision is not None:
+            out.update(decision_json(self.decision))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """The steps and the effective decision."""
+
+    tool: str
+    steps: tuple[Step, ...]
+    decision: Decision
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"steps": [...], "decision": {...}}``."""
+        return {
+            "tool": self.tool,
+            "steps": [s.to_json() for s in self.steps],
+            "decision": decision_json(self.decision),
+        }
+
+    def lines(self) -> list[str]:
+        """Numbered text lines."""
+        width = max(len(s.step) for s in self.steps)
+        return [f"{i:>2}. {s.step:<{width}}  {s.detail}" for i, s in enumerate(self.steps, 1)]
+
+
+def decision_json(decision: Decision) -> dict[str, Any]:
+    """A decision as JSON."""
+    out: dict[str, Any] = {
+        "behavior": decision.behavior.label,
+        "source": decision.source,
+        "reason": decision.reason,
+    }
+    if decision.sandbox is not None:
+        out["sandbox"] = decision.sandbox.value
+    return out
+
+
+def _says(decision: Decision | None) -> str:
+    if decision is None:
+        return "no opinion"
+    return f"{decision.behavior.label} ({decision.source}) - {decision.reason}"
+
+
+def explain(tool: str, evaluation: Evaluation, enforces_policy: bool) -> Explanation:
+    """Walk the participants, the merge, the resolution, approval, audit and the handler."""
+    steps: list[Step] = []
+    if not enforces_policy:
+        steps.append(
+            Step(
+                BOUNDARY,
+                "not installed: the profile has no policy capability "
+                "(the file handler's own path check refuses escapes with path_escape)",
+            )
+        )
+    rules_seen = False
+    for candidate in evaluation.candidates:
+        if candidate.participant == "rules":
+            rules_seen = True
+            if candidate.decision is None:
+                steps.append(Step("rules", "no rule matched"))
+            else:
+                steps.append(
+                    Step(f"rule {candidate.rule}", _says(candidate.decision), candidate.decision)
+                )
+            continue
+        steps.append(Step(candidate.participant, _says(candidate.decision), candidate.decision))
+    if not rules_seen and not enforces_policy:
+        steps.append(Step("rules", "not installed: the profile has no policy capability"))
+    merged = evaluation.merged
+    if merged.behavior is Behavior.PASSTHROUGH:
+        steps.append(Step("merge", "no candidate: passthrough"))
+        steps.append(
+            Step(
+                "resolve",
+                f"passthrough -> profile default: {_says(evaluation.resolved)}",
+                evaluation.resolved,
+            )
+        )
+    else:
+        steps.append(Step("merge", f"strongest is {_says(merged)}", merged))
+    effective = evaluation.effective
+    knobs = evaluation.knobs
+    resolved = evaluation.resolved
+    if resolved.behavior is Behavior.ASK and effective.behavior is Behavior.DENY:
+        approval = "not asked: the approval policy is never, so the call is rejected"
+    elif resolved.behavior is Behavior.ASK:
+        approval = (
+            "would be asked (approval policy ask); only allowed-once runs the call, "
+            "anything else denies it"
+        )
+    elif resolved.behavior is Behavior.DENY:
+        approval = "not asked: the call is denied, no one sees a prompt"
+    else:
+        approval = "not needed"
+    steps.append(Step("approval", approval))
+    steps.append(
+        Step(
+            "audit",
+            f"[Permission] {tool}: {effective.behavior.label} ({effective.source}) "
+            f"- {effective.reason}",
+        )
+    )
+    if effective.behavior is Behavior.ALLOW:
+        handler = f"runs (sandbox {(effective.sandbox or knobs.sandbox).value})"
+        result = "the handler's result"
+    elif effective.behavior is Behavior.ASK:
+        handler = "runs only after an allowed-once answer"
+        result = (
+            "the handler's result if approved; otherwise "
+            "Error [permission_denied]: User denied this tool call"
+        )
+    else:
+        handler = "does not run"
+        result = effective.to_tool_result().content
+    steps.append(Step("handler", handler))
+    steps.append(Step("tool result", result))
+    return Explanation(tool=tool, steps=tuple(steps), decision=effective)

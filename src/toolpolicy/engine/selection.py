@@ -1,0 +1,226 @@
+"""``toolpolicy.load``: select a profile, layered policies and knobs, compile once.
+
+The returned ``ToolPolicy`` is immutable. ``check`` gives the effective decision without
+asking anyone (exactly what ``toolpolicy check`` prints); ``gate`` builds the runtime that
+asks responders, audits and runs handlers.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
+from ..compile.source import SourceDocument
+from ..core.decision import Decision
+from ..core.errors import CallRejected, ConfigurationError
+from ..core.protocols import AuditSink
+from ..core.vocabulary import ApprovalPolicy, SandboxMode
+from ..tools.definitions import builtin_definitions
+from ..tools.registry import ToolCall, ToolContext, ToolSnapshot
+from ..tools.workspace import WorkspaceBoundary
+from .approval import ApprovalService
+from .builtin import (
+    BUILTIN_PROFILE_NAMES,
+    builtin_preset_table,
+    builtin_profile,
+    builtin_profile_source,
+    require_builtin,
+)
+from .evaluate import DecisionEngine, Evaluation
+from .gate import Gate
+from .knobs import Knobs, KnobState
+from .presets import PresetTable
+from .request import PermissionRequest
+from .session import SessionEvent, SessionLog
+from .sources import to_source
+
+__all__ = ["ToolPolicy", "load"]
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolPolicy:
+    """A compiled selection: profile, layered rules, preset table, knobs and workspace."""
+
+    compiled: CompiledPolicy
+    presets: PresetTable
+    knob_events: tuple[SessionEvent, ...]
+    workspace: str
+    engine: DecisionEngine
+    tools: ToolSnapshot
+
+    @property
+    def profile(self) -> CompiledProfile:
+        """The profile everything is layered on."""
+        return self.compiled.profile
+
+    @property
+    def knobs(self) -> KnobState:
+        """The knob state this selection starts from."""
+        return Knobs(self.presets, SessionLog(self.knob_events)).state
+
+    def request(
+        self, tool: str, arguments: Mapping[str, object] | str | None = None, call_id: str = "check"
+    ) -> PermissionRequest:
+        """A permission request for a call; ``CallRejected`` when preparation fails."""
+        prepared = self.tools.prepare(
+            ToolCall(call_id, tool, {} if arguments is None else arguments)
+        )
+        if prepared.error is not None:
+            raise CallRejected(
+                prepared.error.error_code or "invalid_arguments", prepared.error.content
+            )
+        return PermissionRequest(prepared, ToolContext(self.workspace, call_id=call_id))
+
+    def evaluate(
+        self,
+        tool: str,
+        arguments: Mapping[str, object] | str | None = None,
+        recommendations: Sequence[Decision] = (),
+    ) -> Evaluation:
+        """Every participant's say, the merge and the effective decision."""
+        return self.engine.evaluate(self.request(tool, arguments), self.knobs, recommendations)
+
+    def check(
+        self,
+        tool: str,
+        arguments: Mapping[str, object] | str | None = None,
+        recommendations: Sequence[Decision] = (),
+    ) -> Decision:
+        """The effective decision, asking no one: ask stays ask (``never`` makes it deny)."""
+        return self.evaluate(tool, arguments, recommendations).effective
+
+    def gate(
+        self,
+        *,
+        approval: ApprovalService | None,
+        audit: Sequence[AuditSink],
+        registry: ToolSnapshot | None = None,
+        session_id: str | None = None,
+        include_arguments: bool = False,
+    ) -> Gate:
+        """The runtime gate. A profile with the ``policy`` capability (or any user policy)
+        needs an approval service and at least one audit sink, or this fails."""
+        if self.engine.enforces_policy and (approval is None or not audit):
+            missing = "an approval service" if approval is None else "an audit sink"
+            raise ConfigurationError(
+                f"profile {self.profile.name} enforces a policy and needs {missing}"
+            )
+        require_builtin(self.profile)
+        log = SessionLog(self.knob_events)
+        service = approval if approval is not None else ApprovalService(log=log)
+        return Gate(
+            self.engine,
+            Knobs(self.presets, log),
+            service,
+            audit,
+            registry if registry is not None else self.tools,
+            session_id=session_id or uuid.uuid4().hex,
+            include_arguments=include_arguments,
+        )
+
+
+def load(
+    profile: str | CompiledProfile = "P03",
+    preset: str | None = None,
+    sandbox: SandboxMode | str | None = None,
+    approval: ApprovalPolicy | str | None = None,
+    policies: Sequence[PathLike] = (),
+    presets: PathLike | None = None,
+    workspace: PathLike = ".",
+) -> ToolPolicy:
+    """Load and compile a selection; raises ``PolicyLoadError`` or ``ConfigurationError``.
+
+    ``profile`` is a built-in name (``P01``..``P03``), a built-in profile object, or the path
+    of a ``Policy`` file (whose ``extends`` chain names the profile; P03 when it has none).
+    ``policies`` are layered on top in order: their rules add up and deny still wins.
+    """
+    base, layers = _select_profile(profile)
+    for path in policies:
+        layers.extend(_policy_layers(path, base))
+    table = _preset_table(presets)
+    knobs = Knobs(table)
+    if preset is not None:
+        knobs.apply_preset(preset)
+    if sandbox is not None:
+        knobs.set_sandbox(sandbox)
+    if approval is not None:
+        knobs.set_approval(approval)
+    documents = [builtin_profile_source(base.name), *layers]
+    compiled = compile_policy(base, documents)
+    root = os.fspath(workspace)
+    if not os.path.isdir(root):
+        raise ConfigurationError(f"workspace is not a directory: {root}")
+    boundary = WorkspaceBoundary(root)
+    enforces = base.capabilities.has("policy") or bool(layers)
+    tools = ToolSnapshot(d for d in builtin_definitions() if d.name in base.tools)
+    return ToolPolicy(
+        compiled=compiled,
+        presets=table,
+        knob_events=knobs.log.events,
+        workspace=boundary.root,
+        engine=DecisionEngine(compiled, boundary, enforces=enforces),
+        tools=tools,
+    )
+
+
+def _select_profile(profile: str | CompiledProfile) -> tuple[CompiledProfile, list[SourceDocument]]:
+    if isinstance(profile, CompiledProfile):
+        return require_builtin(profile), []
+    if profile.upper() in BUILTIN_PROFILE_NAMES:
+        return builtin_profile(profile), []
+    if not os.path.exists(profile):
+        known = ", ".join(BUILTIN_PROFILE_NAMES)
+        raise ConfigurationError(
+            f"unknown profile: {profile} (built-in: {known}, or a policy file)"
+        )
+    return _chain(profile, None)
+
+
+def _policy_layers(path: PathLike, base: CompiledProfile) -> list[SourceDocument]:
+    found, layers = _chain(path, base)
+    if found is not base:
+        raise ConfigurationError(
+            f"{os.fspath(path)} extends {found.name}, but the selected profile is {base.name}"
+        )
+    return layers
+
+
+def _chain(
+    path: PathLike, default: CompiledProfile | None
+) -> tuple[CompiledProfile, list[SourceDocument]]:
+    from ..language import load_policy_chain
+
+    chain = list(load_policy_chain(path))
+    base = default if default is not None else builtin_profile("P03")
+    if chain and chain[0].kind == "Profile":
+        head = chain.pop(0)
+        name = str(getattr(head.model, "name", ""))
+        if name.upper() not in BUILTIN_PROFILE_NAMES:
+            raise ConfigurationError(
+                f"{head.path}: profiles are built in; write a Policy that extends one"
+            )
+        base = builtin_profile(name)
+    for document in chain:
+        if document.kind != "Policy":
+            raise ConfigurationError(
+                f"{document.path}: expected a Policy document, got {document.kind}"
+            )
+    return base, [to_source(d) for d in chain]
+
+
+def _preset_table(presets: PathLike | None) -> PresetTable:
+    if presets is None:
+        return builtin_preset_table()
+    from ..language import load_document
+
+    loaded = load_document(presets)
+    if loaded.kind != "PresetTable":
+        raise ConfigurationError(
+            f"{loaded.path}: expected a PresetTable document, got {loaded.kind}"
+        )
+    return PresetTable.from_data(to_source(loaded).data, loaded.path)
