@@ -89,7 +89,17 @@ def _open_dir(fd: int, component: str, relative: str, *, create: bool) -> int:
                 os.mkdir(component, 0o777, dir_fd=fd)
             return os.open(component, _DIR_FLAGS, dir_fd=fd)
     except OSError as exc:
+        # With O_DIRECTORY, Linux reports a symlink as ENOTDIR rather than ELOOP.
+        if exc.errno == errno.ENOTDIR and _is_symlink(fd, component):
+            raise _escape(relative) from None
         raise _translate(exc, relative, parent=True) from None
+
+
+def _is_symlink(fd: int, name: str) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def _translate(exc: OSError, relative: str, *, parent: bool) -> Exception:
