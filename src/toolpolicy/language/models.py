@@ -1,0 +1,232 @@
+"""Frozen pydantic models of the three document kinds, mirroring the JSON Schema.
+
+The models are built only from documents the schema accepted, but they enforce the same
+constraints on their own (a test feeds a corpus through both and requires equal verdicts),
+so a model can never hold something the schema would refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    JsonValue,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    TypeAdapter,
+    WrapSerializer,
+    model_validator,
+)
+
+__all__ = [
+    "CallDoc",
+    "DefaultsDoc",
+    "DocumentModel",
+    "ExampleDoc",
+    "ExpectDoc",
+    "MatchDoc",
+    "PolicyDoc",
+    "PresetDoc",
+    "PresetTableDoc",
+    "ProfileDoc",
+    "RuleDoc",
+    "validate_document",
+]
+
+_NAME_FORM = r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$"
+_MODEL_CONFIG = ConfigDict(frozen=True, extra="forbid", regex_engine="python-re")
+
+T = TypeVar("T")
+
+
+def _unique(items: tuple[T, ...]) -> tuple[T, ...]:
+    if len(set(items)) != len(items):
+        raise ValueError("items must be unique")
+    return items
+
+
+def _read_only(mapping: Mapping[str, T]) -> Mapping[str, T]:
+    return MappingProxyType(dict(mapping))
+
+
+def _as_dict(mapping: Mapping[str, Any], serialize: SerializerFunctionWrapHandler) -> Any:
+    return serialize(dict(mapping))
+
+
+Name = Annotated[str, StringConstraints(strict=True, max_length=64, pattern=_NAME_FORM)]
+Text = Annotated[str, StringConstraints(strict=True, max_length=1000, pattern=r"\S")]
+Glob = Annotated[str, StringConstraints(strict=True, max_length=1024, pattern=r"\S")]
+ToolName = Annotated[str, StringConstraints(strict=True, max_length=128, pattern=r"^[^\s*]+$")]
+ToolPattern = Annotated[str, StringConstraints(strict=True, max_length=128, pattern=r"^\S+$")]
+Source = Annotated[str, StringConstraints(strict=True, max_length=128, pattern=r"^\S+$")]
+Behavior = Literal["allow", "ask", "deny"]
+Effect = Literal["read", "write", "execute"]
+Capability = Literal["loop", "powershell", "tool_registry", "files", "policy"]
+ApiVersion = Literal["toolpolicy/v1"]
+
+
+Unique = Annotated[tuple[T, ...], AfterValidator(_unique)]
+ToolPatterns = Annotated[Unique[ToolPattern], Field(min_length=1, max_length=256)]
+Effects = Annotated[Unique[Effect], Field(min_length=1, max_length=3)]
+Globs = Annotated[Unique[Glob], Field(min_length=1, max_length=256)]
+ToolNames = Annotated[Unique[ToolName], Field(min_length=1, max_length=256)]
+Capabilities = Annotated[Unique[Capability], Field(min_length=1)]
+
+
+class _Doc(BaseModel):
+    """Shared configuration: frozen, closed, and an optional key is omitted, never null."""
+
+    model_config = _MODEL_CONFIG
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nulls(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if value is None:
+                    raise ValueError(f"{key} must not be null; leave the key out instead")
+        return data
+
+
+class MatchDoc(_Doc):
+    """Which calls a rule applies to; every given field must match, at least one is given."""
+
+    tools: ToolPatterns | None = None
+    effects: Effects | None = None
+    paths: Globs | None = None
+    commands: Globs | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_empty(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data:
+            raise ValueError("match needs at least one of tools, effects, paths, commands")
+        return data
+
+
+class RuleDoc(_Doc):
+    """One rule: a name, a behavior, a reason and what it matches."""
+
+    name: Name
+    behavior: Behavior
+    reason: Text
+    description: Text | None = None
+    match: MatchDoc
+
+
+class CallDoc(_Doc):
+    """A tool call as the model would propose it."""
+
+    tool: ToolName
+    arguments: Annotated[dict[str, JsonValue], Field(strict=True, max_length=64)]
+
+
+class ExpectDoc(_Doc):
+    """The decision an example must get; ``source`` is None when any source will do."""
+
+    behavior: Behavior
+    source: Source | None = None
+
+
+def _expectation(value: Any) -> Any:
+    return {"behavior": value} if isinstance(value, str) else value
+
+
+class ExampleDoc(_Doc):
+    """A self-test: ``call``, decided under ``preset`` (None: the default), gives ``expect``."""
+
+    call: CallDoc
+    expect: ExpectDoc
+    preset: Name | None = None
+    description: Text | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short_expect(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("expect"), str):
+            return {**data, "expect": _expectation(data["expect"])}
+        return data
+
+
+class DefaultsDoc(_Doc):
+    """The behavior for each effect when every participant passes."""
+
+    read: Behavior
+    write: Behavior
+    execute: Behavior
+
+
+Rules = Annotated[tuple[RuleDoc, ...], Field(max_length=50_000)]
+Examples = Annotated[tuple[ExampleDoc, ...], Field(max_length=10_000)]
+
+
+class ProfileDoc(_Doc):
+    """A frozen built-in chapter profile (P01, P02, P03)."""
+
+    api_version: ApiVersion = Field(alias="apiVersion")
+    kind: Literal["Profile"]
+    name: Annotated[str, StringConstraints(strict=True, pattern=r"^P[0-9]{2}$")]
+    chapter: Annotated[int, Field(strict=True, ge=1, le=99)]
+    description: Text
+    capabilities: Capabilities
+    tools: ToolNames
+    defaults: DefaultsDoc
+    rules: Rules = ()
+    examples: Examples = ()
+
+
+class PolicyDoc(_Doc):
+    """Rules a user writes, layered on a profile through ``extends``."""
+
+    api_version: ApiVersion = Field(alias="apiVersion")
+    kind: Literal["Policy"]
+    name: Name
+    extends: (
+        Annotated[
+            str,
+            StringConstraints(strict=True, max_length=1024, pattern=r"^(?![/\\]|[A-Za-z]:)\S"),
+        ]
+        | None
+    ) = None
+    description: Text | None = None
+    rules: Rules = ()
+    examples: Examples = ()
+
+
+class PresetDoc(_Doc):
+    """One named combination of the sandbox and approval knobs."""
+
+    sandbox: Literal["read-only", "workspace-write", "danger-full-access"]
+    approval: Literal["ask", "never"]
+    description: Text | None = None
+
+
+class PresetTableDoc(_Doc):
+    """Preset names to knob combinations, in declaration order; ``default`` names a row."""
+
+    api_version: ApiVersion = Field(alias="apiVersion")
+    kind: Literal["PresetTable"]
+    description: Text | None = None
+    default: Name
+    presets: Annotated[
+        Mapping[Name, PresetDoc],
+        Field(strict=True, min_length=1, max_length=64),
+        AfterValidator(_read_only),
+        WrapSerializer(_as_dict),
+    ]
+
+
+DocumentModel = Annotated[ProfileDoc | PolicyDoc | PresetTableDoc, Discriminator("kind")]
+_ADAPTER: TypeAdapter[ProfileDoc | PolicyDoc | PresetTableDoc] = TypeAdapter(DocumentModel)
+
+
+def validate_document(data: object) -> ProfileDoc | PolicyDoc | PresetTableDoc:
+    """Build the model of one document; raises ``pydantic.ValidationError`` if it is invalid."""
+    return _ADAPTER.validate_python(data)

@@ -1,0 +1,182 @@
+"""The JSON Schema of the language: where it lives, and its errors as positioned problems.
+
+Every error is reported (not just the first), each at the line and column of the node it is
+about. For ``oneOf``/``anyOf`` only the best-matching branch's error is shown, the way
+check-jsonschema does, instead of one error per branch.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator, validators  # type: ignore[import-untyped]
+from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
+
+from ..core.errors import Problem
+from . import codes
+from .resources import data_dir
+from .yamltree import ParsedTree, escape_pointer
+
+__all__ = ["load_schema", "schema_path", "schema_problems"]
+
+_SHOWN_CHARS = 60
+
+
+def schema_path() -> Path:
+    """Path of ``toolpolicy.schema.json`` (in the installed package or the source tree)."""
+    return data_dir("policy") / "toolpolicy.schema.json"
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema as a fresh dict (a copy: changing it changes nothing else)."""
+    return copy.deepcopy(_schema())
+
+
+@functools.cache
+def _schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(schema_path().read_text(encoding="utf-8"))
+    return loaded
+
+
+def _is_integer(_checker: object, instance: object) -> bool:
+    # JSON Schema would accept 3.0 as an integer; the models (and people) would not.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
+@functools.cache
+def _validator() -> Any:
+    return _Validator(_schema())
+
+
+def schema_problems(tree: ParsedTree, path: str, skip: Iterable[str] = ()) -> list[Problem]:
+    """Every schema error of ``tree`` as a problem at its node, best match per branch.
+
+    Errors about a pointer in ``skip`` (or below it) are left out: they were reported already
+    with a more precise code.
+    """
+    skipped = tuple(skip)
+    problems: list[Problem] = []
+    seen: set[tuple[str, str]] = set()
+    errors = (e for raw in _validator().iter_errors(tree.value) for e in _best(raw))
+    for error in errors:
+        for pointer, message, at_key in _describe(error):
+            if any(pointer == s or pointer.startswith(s + "/") for s in skipped):
+                continue
+            if (pointer, message) in seen:
+                continue
+            seen.add((pointer, message))
+            table = tree.key_positions if at_key else tree.positions
+            line, column = table.get(pointer) or tree.position(pointer)
+            problems.append(Problem(path, line, column, codes.SCHEMA, message, pointer))
+    return problems
+
+
+def _best(error: ValidationError) -> list[ValidationError]:
+    """The errors worth showing for ``error``: for oneOf/anyOf, those of the branch that fits.
+
+    A branch fits when the instance has the type the branch wants; among fitting branches the
+    one with the fewest errors wins. When no branch fits, the oneOf error itself is shown.
+    """
+    if not error.context:
+        return [error]
+    branches: dict[object, list[ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    fitting = [
+        errors
+        for errors in branches.values()
+        if not any(e.validator == "type" and not e.relative_path for e in errors)
+    ]
+    if not fitting:
+        return [error]
+    chosen = min(fitting, key=len)
+    return [shown for sub in chosen for shown in _best(sub)]
+
+
+def _pointer(parts: Sequence[str | int]) -> str:
+    return "".join(f"/{escape_pointer(str(p))}" for p in parts)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
+
+
+def _describe(error: ValidationError) -> Iterator[tuple[str, str, bool]]:
+    """(pointer, human message, position-at-key?) for one error; some errors give several."""
+    pointer = _pointer(list(error.absolute_path))
+    kind, expected, instance, schema = (
+        error.validator,
+        error.validator_value,
+        error.instance,
+        error.schema if isinstance(error.schema, dict) else {},
+    )
+    if kind == "additionalProperties" and expected is False and isinstance(instance, dict):
+        allowed = sorted(schema.get("properties", {}))
+        for key in instance:
+            if key not in allowed:
+                hint = f"; allowed keys: {', '.join(allowed)}" if allowed else ""
+                yield f"{pointer}/{escape_pointer(key)}", f"unknown key {key!r}{hint}", True
+        return
+    if "propertyNames" in error.relative_schema_path and isinstance(instance, str):
+        key_pointer = f"{pointer}/{escape_pointer(instance)}"
+        yield key_pointer, _message(kind, expected, instance, schema, error.message), True
+        return
+    if kind == "uniqueItems" and isinstance(instance, list):
+        for index, item in enumerate(instance):
+            if item in instance[:index]:
+                yield f"{pointer}/{index}", f"{_shown(item)} is listed more than once", False
+                return
+    yield pointer, _message(kind, expected, instance, schema, error.message), False
+
+
+def _message(
+    kind: object, expected: Any, instance: object, schema: dict[str, Any], fallback: str
+) -> str:
+    shown = _shown(instance)
+    if kind == "required":
+        missing = [name for name in expected if isinstance(instance, dict) and name not in instance]
+        listed = ", ".join(repr(name) for name in missing)
+        return f"missing required key{'s' if len(missing) > 1 else ''} {listed}"
+
+    if kind == "type":
+        wanted = "an object (mapping)" if expected == "object" else f"of type {expected}"
+        if expected == "array":
+            wanted = "a list"
+        return f"{shown} should be {wanted}"
+    if kind == "enum":
+        return f"{shown} is not one of {', '.join(str(v) for v in expected)}"
+    if kind == "const":
+        return f"{shown} should be {expected!r}"
+    if kind == "pattern":
+        return f"{shown} is not a valid {schema.get('title', 'value')}"
+    if kind in ("oneOf", "anyOf"):
+        return f"{shown} should be {schema.get('title', 'one of the allowed forms')}"
+    if kind == "minLength":
+        return "should not be empty"
+    if kind == "maxLength":
+        return f"{shown} is longer than {expected} characters"
+    if kind == "minItems":
+        return f"should list at least {expected} item{'s' if expected != 1 else ''}"
+    if kind == "maxItems":
+        return f"should list at most {expected} items"
+    if kind == "minProperties":
+        return f"should have at least {expected} key{'s' if expected != 1 else ''}"
+    if kind == "maxProperties":
+        return f"should have at most {expected} keys"
+    if kind == "minimum":
+        return f"{shown} is less than {expected}"
+    if kind == "maximum":
+        return f"{shown} is greater than {expected}"
+    return fallback

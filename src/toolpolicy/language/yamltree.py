@@ -1,0 +1,337 @@
+"""Safe YAML with positions: a plain JSON-like tree built from PyYAML's event stream.
+
+Nothing is ever constructed by PyYAML itself. The events are folded into dicts, lists and
+scalars by hand, so that
+
+* anchors and aliases are refused *before* anything could expand (no alias bombs),
+* duplicate keys, non-string keys and unusual tags are problems, not silent overwrites,
+* every node keeps its 1-based line and column, addressed by JSON pointer,
+* input is bounded: bytes, nesting depth, node count and scalar length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.events import (
+    AliasEvent,
+    CollectionStartEvent,
+    DocumentStartEvent,
+    Event,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+)
+from yaml.nodes import ScalarNode
+from yaml.resolver import Resolver
+
+from ..core.errors import Problem
+from . import codes
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_NODES",
+    "MAX_SCALAR_CHARS",
+    "ParsedTree",
+    "escape_pointer",
+    "parse_yaml",
+]
+
+MAX_FILE_BYTES = 1024 * 1024
+MAX_DEPTH = 64
+MAX_NODES = 262_144
+MAX_SCALAR_CHARS = 65_536
+
+Position = tuple[int, int]
+
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp"))
+_MAPPING_TAGS = frozenset({None, "!", _TAG + "map"})
+_SEQUENCE_TAGS = frozenset({None, "!", _TAG + "seq"})
+
+try:  # the C parser is an order of magnitude faster; the pure one behaves the same
+    _LOADER: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _LOADER = yaml.SafeLoader
+
+# The characters YAML 1.1 refuses outright (its c-printable set, complemented).
+_NON_PRINTABLE = re.compile(r"[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_RESOLVER = Resolver()
+_CONSTRUCTOR = SafeConstructor()
+_CONSTRUCT = {
+    _TAG + "int": _CONSTRUCTOR.construct_yaml_int,
+    _TAG + "float": _CONSTRUCTOR.construct_yaml_float,
+    _TAG + "bool": _CONSTRUCTOR.construct_yaml_bool,
+    _TAG + "null": _CONSTRUCTOR.construct_yaml_null,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedTree:
+    """A YAML document as plain data plus where each node started.
+
+    ``positions`` maps the JSON pointer of every node to the (line, column) of its value;
+    ``key_positions`` maps the pointer of every mapping member to where its key starts.
+    """
+
+    value: object
+    positions: Mapping[str, Position]
+    key_positions: Mapping[str, Position]
+
+    def position(self, pointer: str) -> Position:
+        """Where the node at ``pointer`` starts, or its nearest ancestor that exists."""
+        while pointer and pointer not in self.positions:
+            pointer = pointer.rsplit("/", 1)[0]
+        return self.positions.get(pointer, (1, 1))
+
+
+def escape_pointer(token: str) -> str:
+    """One JSON pointer reference token (RFC 6901: ``~`` → ``~0``, ``/`` → ``~1``)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+class _Stop(Exception):
+    """A problem after which the rest of the event stream cannot be trusted or afforded."""
+
+
+class _Frame:
+    """One open mapping or sequence while folding events."""
+
+    __slots__ = ("container", "key", "key_position", "pointer")
+
+    def __init__(self, container: dict[str, object] | list[object], pointer: str) -> None:
+        self.container = container
+        self.pointer = pointer
+        self.key: str | None = None
+        self.key_position: Position = (0, 0)
+
+
+_DISCARD = "\x00discard"
+"""Pending-key marker: the next value belongs to a refused key and is dropped."""
+
+
+class _Builder:
+    """Folds one event stream into a tree, collecting problems as it goes."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.problems: list[Problem] = []
+        self.positions: dict[str, Position] = {}
+        self.key_positions: dict[str, Position] = {}
+        self.stack: list[_Frame] = []
+        self.root: object = None
+        self.nodes = 0
+        self.documents = 0
+
+    def problem(self, position: Position, code: str, message: str, pointer: str = "") -> None:
+        self.problems.append(Problem(self.path, position[0], position[1], code, message, pointer))
+
+    def fatal(self, position: Position, code: str, message: str) -> _Stop:
+        self.problem(position, code, message)
+        return _Stop()
+
+    def feed(self, event: Event) -> None:
+        mark = event.start_mark
+        position = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        if isinstance(event, DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                raise self.fatal(
+                    position,
+                    codes.MULTI_DOCUMENT,
+                    "only one YAML document per file is allowed; split the file at '---'",
+                )
+        elif isinstance(event, MappingEndEvent | SequenceEndEvent):
+            self.stack.pop()
+        elif isinstance(event, AliasEvent):
+            self.count(position)
+            self.problem(
+                position,
+                codes.YAML_ALIAS,
+                f"YAML aliases are not allowed (*{event.anchor}); write the value out",
+            )
+            self.attach(None, position)
+        elif isinstance(event, ScalarEvent | CollectionStartEvent):
+            self.count(position)
+            if event.anchor is not None:
+                self.problem(
+                    position,
+                    codes.YAML_ALIAS,
+                    f"YAML anchors are not allowed (&{event.anchor}); write the value out",
+                )
+            if isinstance(event, ScalarEvent):
+                self.attach(self.scalar(event, position), position)
+            else:
+                self.open(event, position)
+
+    def count(self, position: Position) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise self.fatal(
+                position, codes.TOO_LARGE, f"the document has more than {MAX_NODES} nodes"
+            )
+
+    def open(self, event: CollectionStartEvent, position: Position) -> None:
+        if len(self.stack) >= MAX_DEPTH:
+            raise self.fatal(
+                position, codes.TOO_DEEP, f"mappings and sequences nest deeper than {MAX_DEPTH}"
+            )
+        container: dict[str, object] | list[object]
+        if isinstance(event, MappingStartEvent):
+            allowed, container = _MAPPING_TAGS, {}
+        else:
+            allowed, container = _SEQUENCE_TAGS, []
+        if event.tag not in allowed:
+            self.problem(position, codes.YAML_TAG, f"the YAML tag {event.tag} is not allowed")
+        pointer = self.attach(container, position)
+        self.stack.append(_Frame(container, pointer if pointer is not None else _DISCARD))
+
+    def attach(self, value: object, position: Position) -> str | None:
+        """Place ``value`` in the open container; returns its pointer (None if dropped)."""
+        if not self.stack:
+            self.root = value
+            self.positions[""] = position
+            return ""
+        frame = self.stack[-1]
+        if isinstance(frame.container, list):
+            pointer = f"{frame.pointer}/{len(frame.container)}"
+            frame.container.append(value)
+        elif frame.key is None:
+            self.take_key(frame, value, position)
+            return None
+        else:
+            key, frame.key = frame.key, None
+            if key == _DISCARD:
+                return None
+            pointer = f"{frame.pointer}/{escape_pointer(key)}"
+            frame.container[key] = value
+            if frame.pointer != _DISCARD:
+                self.key_positions[pointer] = frame.key_position
+        if frame.pointer == _DISCARD:
+            return None
+        self.positions[pointer] = position
+        return pointer
+
+    def take_key(self, frame: _Frame, key: object, position: Position) -> None:
+        assert isinstance(frame.container, dict)
+        frame.key, frame.key_position = _DISCARD, position
+        if not isinstance(key, str):
+            shown = "a mapping or sequence" if isinstance(key, dict | list) else repr(key)
+            self.problem(
+                position,
+                codes.YAML_KEY,
+                f"mapping keys must be strings, but YAML reads this key as {shown}; quote it",
+            )
+        elif key in frame.container:
+            first = self.key_positions.get(f"{frame.pointer}/{escape_pointer(key)}", (0, 0))
+            self.problem(
+                position,
+                codes.DUPLICATE_KEY,
+                f"duplicate key {key!r} (first defined at line {first[0]})",
+                f"{frame.pointer}/{escape_pointer(key)}",
+            )
+        else:
+            frame.key = key
+
+    def scalar(self, event: ScalarEvent, position: Position) -> object:
+        text = event.value
+        if len(text) > MAX_SCALAR_CHARS:
+            raise self.fatal(
+                position, codes.TOO_LARGE, f"a scalar is longer than {MAX_SCALAR_CHARS} characters"
+            )
+        tag = event.tag
+        if tag is None or tag == "!":
+            if tag is None and event.implicit[0]:
+                tag = _RESOLVER.resolve(ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+            else:
+                tag = _TAG + "str"
+        if tag not in _SCALAR_TAGS:
+            self.problem(position, codes.YAML_TAG, f"the YAML tag {tag} is not allowed")
+            return None
+        construct = _CONSTRUCT.get(tag)
+        if construct is None:  # str, and timestamps, which the language keeps as text
+            return text
+        try:
+            return construct(ScalarNode(tag, text))
+        except ValueError:
+            raise self.fatal(position, codes.TOO_LARGE, "a number is too large") from None
+
+
+def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
+    """Fold ``text`` (already decoded and size-checked) into a tree; never raises for bad input.
+
+    The tree is ``None`` when the text is not well-formed or a bound was hit; otherwise it is
+    returned together with the non-fatal problems (duplicate keys, aliases, tags, keys).
+    """
+    builder = _Builder(path)
+    refused = _NON_PRINTABLE.search(text)
+    if refused is not None:
+        builder.problem(
+            _line_column(text, refused.start()),
+            codes.ENCODING,
+            f"control character U+{ord(refused.group()):04X} is not allowed in YAML text",
+        )
+        return None, builder.problems
+    try:
+        for event in _events(text):
+            builder.feed(event)
+    except _Stop:
+        return None, builder.problems
+    except yaml.MarkedYAMLError as exc:
+        builder.problems.append(_syntax_problem(exc, text, path))
+        return None, builder.problems
+    except yaml.YAMLError as exc:  # pragma: no cover - _NON_PRINTABLE catches reader errors
+        builder.problem((1, 1), codes.ENCODING, f"the text cannot be read as YAML: {exc}")
+        return None, builder.problems
+    if builder.documents == 0:
+        builder.positions[""] = (1, 1)
+    return (
+        ParsedTree(
+            builder.root,
+            MappingProxyType(builder.positions),
+            MappingProxyType(builder.key_positions),
+        ),
+        builder.problems,
+    )
+
+
+def _events(text: str) -> Iterator[Event]:
+    events: Iterator[Event] = yaml.parse(text, Loader=_LOADER)
+    return events
+
+
+def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, path: str) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    lines = text.splitlines()
+    for number in (line, line - 1):
+        if 0 < number <= len(lines):
+            content = lines[number - 1]
+            indent = content[: len(content) - len(content.lstrip(" \t"))]
+            if "\t" in indent:
+                return Problem(
+                    path,
+                    number,
+                    indent.index("\t") + 1,
+                    codes.TAB_INDENT,
+                    "tabs cannot indent YAML; indent with spaces",
+                )
+    detail = exc.problem or "invalid YAML"
+    if exc.context:
+        detail = f"{detail} ({exc.context})"
+    return Problem(path, line, column, codes.YAML_SYNTAX, f"YAML syntax error: {detail}")
+
+
+def _line_column(text: str, index: int) -> Position:
+    """1-based line and column of character ``index`` in ``text``."""
+    before = text[:index]
+    line = before.count("\n") + 1
+    return line, index - (before.rfind("\n") + 1) + 1
