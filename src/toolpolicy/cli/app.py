@@ -41,3 +41,9 @@ from .decide import check_cmd, explain_cmd  # noqa: E402
 
 app.add_command(check_cmd)
 app.add_command(explain_cmd)
+
+from .catalog import presets_cmd, profiles_cmd, schema_cmd  # noqa: E402
+
+app.add_command(profiles_cmd)
+app.add_command(presets_cmd)
+app.add_command(schema_cmd)
