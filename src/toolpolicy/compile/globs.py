@@ -1,0 +1,193 @@
+"""Glob patterns compiled once into anchored matchers: the one glob translator of toolpolicy.
+
+Two flavours share one syntax (``*`` inside a segment, ``**`` across segments, ``?``,
+``[...]`` with ``!``/``^`` negation and ranges):
+
+* ``gitignore=True`` — rule ``paths``: a pattern without a slash (other than a trailing one)
+  matches at any depth; a pattern with a slash, or a leading ``/``, is anchored at the
+  workspace root; a trailing ``/`` means a directory; and a pattern that matches a directory
+  also covers everything below it, so a deny on a folder covers its content.
+* ``gitignore=False`` — what the ``glob`` tool uses: always anchored (``*.py`` is top level
+  only), no directory-content rule.
+
+Paths are normalized workspace-relative POSIX paths; a path may end with ``/`` to say it
+names a directory. The workspace root itself (``""`` or ``"."``) is never matched. Users never
+write regular expressions: the compiled ``re`` pattern is an internal detail, built so that
+matching stays linear in the length of the path (no catastrophic backtracking).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["MAX_GLOB_LENGTH", "GlobError", "GlobPattern", "compile_glob"]
+
+MAX_GLOB_LENGTH = 1024
+
+_DOUBLE_STAR = "**"
+_NOT_ROOT = r"(?!\.?\Z)"
+_ANY_SEGMENTS = r"(?:[^/]*/)*"
+_DRIVE = re.compile(r"[A-Za-z]:")
+
+
+class GlobError(ValueError):
+    """A glob pattern that cannot be compiled; the message says what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class GlobPattern:
+    """A compiled glob; build it with :func:`compile_glob`."""
+
+    text: str
+    gitignore: bool
+    _fullmatch: Callable[[str], re.Match[str] | None] = field(repr=False, compare=False)
+
+    def matches(self, path: str) -> bool:
+        """Whether the normalized relative POSIX ``path`` (e.g. ``"src/a/b.py"``) matches."""
+        return self._fullmatch(path) is not None
+
+
+def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
+    """Compile ``text`` once; raise :class:`GlobError` when the pattern is invalid.
+
+    Invalid: empty, too long, control characters, a backslash, leading or trailing blanks,
+    an absolute path (a leading ``/`` outside gitignore mode, a drive, ``~``), empty, ``.``
+    or ``..`` segments, an unclosed ``[``, a reversed range or one that spans ``/``, and in
+    gitignore mode a leading ``!`` (negation is expressed by rules, not patterns).
+    """
+    _check_text(text, gitignore=gitignore)
+    body = text
+    anchored = not gitignore
+    if body.startswith("/"):
+        body = body[1:]
+        anchored = True
+    directory = body.endswith("/")
+    if directory:
+        body = body[:-1]
+    if not body:
+        raise GlobError(f"invalid glob {text!r}: the pattern names no path")
+    segments = body.split("/")
+    for segment in segments:
+        if not segment:
+            raise GlobError(f"invalid glob {text!r}: empty path segment ('//')")
+        if segment in (".", ".."):
+            raise GlobError(f"invalid glob {text!r}: '{segment}' segments are not allowed")
+    if len(segments) > 1:
+        anchored = True
+    if not anchored:
+        segments.insert(0, _DOUBLE_STAR)
+    regex = _NOT_ROOT + _translate_segments(segments, text)
+    if directory:
+        regex += "/" if not gitignore else "/.*"
+    elif gitignore and segments[-1] != _DOUBLE_STAR:
+        regex += "(?:/.*)?"
+    compiled = re.compile(regex, re.DOTALL)
+    return GlobPattern(text=text, gitignore=gitignore, _fullmatch=compiled.fullmatch)
+
+
+def _check_text(text: str, *, gitignore: bool) -> None:
+    if not isinstance(text, str):
+        raise GlobError(f"invalid glob {text!r}: a pattern must be a string")
+    if not text:
+        raise GlobError("invalid glob '': the pattern is empty")
+    if len(text) > MAX_GLOB_LENGTH:
+        raise GlobError(f"invalid glob: longer than {MAX_GLOB_LENGTH} characters")
+    if any(ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F for char in text):
+        raise GlobError(f"invalid glob {text!r}: control characters are not allowed")
+    if "\\" in text:
+        raise GlobError(
+            f"invalid glob {text!r}: backslashes are not allowed (use '/' between segments)"
+        )
+    if text != text.strip():
+        raise GlobError(f"invalid glob {text!r}: leading or trailing blanks")
+    if not gitignore and text.startswith("/"):
+        raise GlobError(f"invalid glob {text!r}: absolute paths are not allowed")
+    if _DRIVE.match(text):
+        raise GlobError(f"invalid glob {text!r}: drive paths are not allowed")
+    if text.startswith("~"):
+        raise GlobError(
+            f"invalid glob {text!r}: '~' is not expanded; patterns are relative to the workspace"
+        )
+    if gitignore and text.startswith("!"):
+        raise GlobError(f"invalid glob {text!r}: '!' negation is not supported in a pattern")
+
+
+def _translate_segments(segments: list[str], text: str) -> str:
+    """Join segment regexes; ``**`` becomes zero or more whole segments.
+
+    Every group of segments between two ``**`` is matched at its earliest position and
+    committed (atomic group): a later position could only leave less room for the rest, so
+    the result is unchanged while backtracking stays linear.
+    """
+    groups: list[list[str]] = [[]]
+    for segment in segments:
+        if segment == _DOUBLE_STAR:
+            if len(groups) == 1 or groups[-1]:
+                groups.append([])
+        else:
+            groups[-1].append(_translate_segment(segment, text))
+    if len(groups) == 1:
+        return "/".join(groups[0])
+    first, middle, last = groups[0], groups[1:-1], groups[-1]
+    regex = "/".join(first) + "/" if first else ""
+    for group in middle:
+        regex += f"(?>{_ANY_SEGMENTS}?{'/'.join(group)}/)"
+    return regex + (_ANY_SEGMENTS + "/".join(last) if last else ".+")
+
+
+def _translate_segment(segment: str, text: str) -> str:
+    """One segment: ``*`` and ``?`` never cross ``/``; runs of ``*`` are one ``*``."""
+    pieces: list[list[str]] = [[]]
+    index = 0
+    while index < len(segment):
+        char = segment[index]
+        if char == "*":
+            if len(pieces) == 1 or pieces[-1]:
+                pieces.append([])
+            index += 1
+        elif char == "?":
+            pieces[-1].append("[^/]")
+            index += 1
+        elif char == "[":
+            token, index = _translate_class(segment, index, text)
+            pieces[-1].append(token)
+        else:
+            pieces[-1].append(re.escape(char))
+            index += 1
+    if len(pieces) == 1:
+        return "".join(pieces[0])
+    # Same earliest-match argument as for "**": fixed-width pieces between stars.
+    middle = "".join(f"(?>[^/]*?{''.join(piece)})" for piece in pieces[1:-1])
+    return "".join(pieces[0]) + middle + "[^/]*" + "".join(pieces[-1])
+
+
+def _translate_class(segment: str, start: int, text: str) -> tuple[str, int]:
+    """``[...]`` at ``segment[start]``; returns the regex class and the index after it."""
+    index = start + 1
+    negate = index < len(segment) and segment[index] in "!^"
+    if negate:
+        index += 1
+    items: list[str] = []
+    first = True
+    while True:
+        if index >= len(segment):
+            raise GlobError(f"invalid glob {text!r}: unclosed '[' (a class cannot contain '/')")
+        char = segment[index]
+        if char == "]" and not first:
+            break
+        first = False
+        if index + 2 < len(segment) and segment[index + 1] == "-" and segment[index + 2] != "]":
+            low, high = char, segment[index + 2]
+            if low > high:
+                raise GlobError(f"invalid glob {text!r}: reversed range '{low}-{high}'")
+            if low <= "/" <= high:
+                raise GlobError(f"invalid glob {text!r}: range '{low}-{high}' includes '/'")
+            items.append(f"{re.escape(low)}-{re.escape(high)}")
+            index += 3
+        else:
+            items.append(re.escape(char))
+            index += 1
+    body = "".join(items)
+    return ("[^/" + body + "]" if negate else "[" + body + "]"), index + 1
