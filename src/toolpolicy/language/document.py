@@ -76,7 +76,7 @@ def check_bytes(data: bytes, path: str) -> tuple[LoadedDocument | None, list[Pro
         return None, problems
     boundary, skip = boundary_problems(tree, path)
     problems += boundary
-    problems += schema_problems(tree, path, skip)
+    problems += schema_problems(tree, path, [*skip, *tree.refused])
     problems += semantic_problems(tree, path)
     if problems:
         return None, _bounded(problems, path)

@@ -40,7 +40,7 @@ __all__ = [
     "validate_document",
 ]
 
-_NAME_FORM = r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$"
+_NAME_FORM = r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$(?!\n)"
 _MODEL_CONFIG = ConfigDict(frozen=True, extra="forbid", regex_engine="python-re")
 
 T = TypeVar("T")
@@ -63,9 +63,11 @@ def _as_dict(mapping: Mapping[str, Any], serialize: SerializerFunctionWrapHandle
 Name = Annotated[str, StringConstraints(strict=True, max_length=64, pattern=_NAME_FORM)]
 Text = Annotated[str, StringConstraints(strict=True, max_length=1000, pattern=r"\S")]
 Glob = Annotated[str, StringConstraints(strict=True, max_length=1024, pattern=r"\S")]
-ToolName = Annotated[str, StringConstraints(strict=True, max_length=128, pattern=r"^[^\s*]+$")]
-ToolPattern = Annotated[str, StringConstraints(strict=True, max_length=128, pattern=r"^\S+$")]
-Source = Annotated[str, StringConstraints(strict=True, max_length=128, pattern=r"^\S+$")]
+ToolName = Annotated[
+    str, StringConstraints(strict=True, max_length=128, pattern=r"^[^\s*]+$(?!\n)")
+]
+ToolPattern = Annotated[str, StringConstraints(strict=True, max_length=128, pattern=r"^\S+$(?!\n)")]
+Source = Annotated[str, StringConstraints(strict=True, max_length=128, pattern=r"^\S+$(?!\n)")]
 Behavior = Literal["allow", "ask", "deny"]
 Effect = Literal["read", "write", "execute"]
 Capability = Literal["loop", "powershell", "tool_registry", "files", "policy"]
@@ -172,7 +174,7 @@ class ProfileDoc(_Doc):
 
     api_version: ApiVersion = Field(alias="apiVersion")
     kind: Literal["Profile"]
-    name: Annotated[str, StringConstraints(strict=True, pattern=r"^P[0-9]{2}$")]
+    name: Annotated[str, StringConstraints(strict=True, pattern=r"^P[0-9]{2}$(?!\n)")]
     chapter: Annotated[int, Field(strict=True, ge=1, le=99)]
     description: Text
     capabilities: Capabilities

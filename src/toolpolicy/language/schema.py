@@ -109,8 +109,19 @@ def _pointer(parts: Sequence[str | int]) -> str:
 
 
 def _shown(value: object) -> str:
-    text = repr(value)
+    """A value as it would be written in JSON (``null``, ``"text"``), cut when long."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
+
+
+_TYPE_NAMES = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+}
 
 
 def _describe(error: ValidationError) -> Iterator[tuple[str, str, bool]]:
@@ -127,7 +138,7 @@ def _describe(error: ValidationError) -> Iterator[tuple[str, str, bool]]:
         for key in instance:
             if key not in allowed:
                 hint = f"; allowed keys: {', '.join(allowed)}" if allowed else ""
-                yield f"{pointer}/{escape_pointer(key)}", f"unknown key {key!r}{hint}", True
+                yield f"{pointer}/{escape_pointer(key)}", f"unknown key {_shown(key)}{hint}", True
         return
     if "propertyNames" in error.relative_schema_path and isinstance(instance, str):
         key_pointer = f"{pointer}/{escape_pointer(instance)}"
@@ -147,18 +158,15 @@ def _message(
     shown = _shown(instance)
     if kind == "required":
         missing = [name for name in expected if isinstance(instance, dict) and name not in instance]
-        listed = ", ".join(repr(name) for name in missing)
+        listed = ", ".join(_shown(name) for name in missing)
         return f"missing required key{'s' if len(missing) > 1 else ''} {listed}"
 
     if kind == "type":
-        wanted = "an object (mapping)" if expected == "object" else f"of type {expected}"
-        if expected == "array":
-            wanted = "a list"
-        return f"{shown} should be {wanted}"
+        return f"{shown} should be {_TYPE_NAMES.get(str(expected), expected)}"
     if kind == "enum":
         return f"{shown} is not one of {', '.join(str(v) for v in expected)}"
     if kind == "const":
-        return f"{shown} should be {expected!r}"
+        return f"{shown} should be {_shown(expected)}"
     if kind == "pattern":
         return f"{shown} is not a valid {schema.get('title', 'value')}"
     if kind in ("oneOf", "anyOf"):

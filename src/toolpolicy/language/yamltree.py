@@ -79,12 +79,14 @@ class ParsedTree:
     """A YAML document as plain data plus where each node started.
 
     ``positions`` maps the JSON pointer of every node to the (line, column) of its value;
-    ``key_positions`` maps the pointer of every mapping member to where its key starts.
+    ``key_positions`` maps the pointer of every mapping member to where its key starts;
+    ``refused`` lists the pointers of nodes replaced by ``None`` (aliases, refused tags).
     """
 
     value: object
     positions: Mapping[str, Position]
     key_positions: Mapping[str, Position]
+    refused: tuple[str, ...] = ()
 
     def position(self, pointer: str) -> Position:
         """Where the node at ``pointer`` starts, or its nearest ancestor that exists."""
@@ -128,6 +130,7 @@ class _Builder:
         self.key_positions: dict[str, Position] = {}
         self.stack: list[_Frame] = []
         self.root: object = None
+        self.refused: list[str] = []
         self.nodes = 0
         self.documents = 0
 
@@ -153,12 +156,11 @@ class _Builder:
             self.stack.pop()
         elif isinstance(event, AliasEvent):
             self.count(position)
-            self.problem(
+            self.refuse(
                 position,
                 codes.YAML_ALIAS,
                 f"YAML aliases are not allowed (*{event.anchor}); write the value out",
             )
-            self.attach(None, position)
         elif isinstance(event, ScalarEvent | CollectionStartEvent):
             self.count(position)
             if event.anchor is not None:
@@ -167,10 +169,21 @@ class _Builder:
                     codes.YAML_ALIAS,
                     f"YAML anchors are not allowed (&{event.anchor}); write the value out",
                 )
-            if isinstance(event, ScalarEvent):
-                self.attach(self.scalar(event, position), position)
-            else:
+            if isinstance(event, CollectionStartEvent):
                 self.open(event, position)
+                return
+            tag = self.scalar_tag(event)
+            if tag in _SCALAR_TAGS:
+                self.attach(self.scalar(event, tag, position), position)
+            else:
+                self.refuse(position, codes.YAML_TAG, f"the YAML tag {tag} is not allowed")
+
+    def refuse(self, position: Position, code: str, message: str) -> None:
+        """Stand ``None`` in for a refused node and remember where, so later checks skip it."""
+        pointer = self.attach(None, position)
+        if pointer is not None:
+            self.refused.append(pointer)
+        self.problem(position, code, message, pointer or "")
 
     def count(self, position: Position) -> None:
         self.nodes += 1
@@ -235,27 +248,28 @@ class _Builder:
             self.problem(
                 position,
                 codes.DUPLICATE_KEY,
-                f"duplicate key {key!r} (first defined at line {first[0]})",
+                f"duplicate key {key!r} (first defined at line {first[0]}, column {first[1]})",
                 f"{frame.pointer}/{escape_pointer(key)}",
             )
         else:
             frame.key = key
 
-    def scalar(self, event: ScalarEvent, position: Position) -> object:
+    @staticmethod
+    def scalar_tag(event: ScalarEvent) -> str:
+        """The scalar's tag, resolved the way PyYAML's safe loader would resolve it."""
+        if event.tag is not None and event.tag != "!":
+            return event.tag
+        if event.tag is None and event.implicit[0]:
+            resolved: str = _RESOLVER.resolve(ScalarNode, event.value, (True, False))  # type: ignore[no-untyped-call]
+            return resolved
+        return _TAG + "str"
+
+    def scalar(self, event: ScalarEvent, tag: str, position: Position) -> object:
         text = event.value
         if len(text) > MAX_SCALAR_CHARS:
             raise self.fatal(
                 position, codes.TOO_LARGE, f"a scalar is longer than {MAX_SCALAR_CHARS} characters"
             )
-        tag = event.tag
-        if tag is None or tag == "!":
-            if tag is None and event.implicit[0]:
-                tag = _RESOLVER.resolve(ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
-            else:
-                tag = _TAG + "str"
-        if tag not in _SCALAR_TAGS:
-            self.problem(position, codes.YAML_TAG, f"the YAML tag {tag} is not allowed")
-            return None
         construct = _CONSTRUCT.get(tag)
         if construct is None:  # str, and timestamps, which the language keeps as text
             return text
@@ -298,6 +312,7 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
             builder.root,
             MappingProxyType(builder.positions),
             MappingProxyType(builder.key_positions),
+            tuple(builder.refused),
         ),
         builder.problems,
     )
