@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -165,6 +166,10 @@ def test_the_marker_helper_sees_a_running_command() -> None:
     marker = "toolpolicy-marker-7f3a"
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", marker])
     try:
+        # Right after exec the kernel may still show an empty command line.
+        deadline = time.monotonic() + 5
+        while not running_now(marker) and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert running_now(marker) is True
     finally:
         proc.kill()
