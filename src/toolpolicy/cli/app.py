@@ -47,3 +47,7 @@ from .catalog import presets_cmd, profiles_cmd, schema_cmd  # noqa: E402
 app.add_command(profiles_cmd)
 app.add_command(presets_cmd)
 app.add_command(schema_cmd)
+
+from .run import run_cmd  # noqa: E402
+
+app.add_command(run_cmd)

@@ -1,0 +1,177 @@
+"""``toolpolicy run``: the agent loop with real tools, terminal approval and an audit log.
+
+stdout gets the final answer and nothing else; stderr gets the approval prompts, the
+``[Permission]`` lines and one-line errors. Exit codes: 0 final answer, 1 run error (turn
+limit, incomplete reply, model failure), 2 usage or configuration error, 130 Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from types import FrameType
+from typing import IO, Any
+
+import click
+
+from ..agent.compose import build_agent
+from ..agent.errors import AgentRunError
+from ..agent.loop import DEFAULT_MAX_TURNS, MAX_TURNS_LIMIT, AgentRunner
+from ..agent.messages import chat_messages
+from ..agent.model import ModelClient
+from ..agent.openai_client import OpenAIChatModel
+from ..agent.scripted import ScriptedModel
+from ..core.protocols import AuditSink
+from ..engine.approval import ApprovalService
+from ..engine.audit import JsonlAuditSink, TerminalAuditSink
+from ..engine.terminal_approval import TerminalApproval
+from .errors import EXIT_FAILED, EXIT_OK, reports_errors
+from .selection import selection_from, selection_options
+
+__all__ = ["EXIT_INTERRUPTED", "run_cmd"]
+
+EXIT_INTERRUPTED = 130
+SCRIPT_PROMPT = "Replay the scripted session."
+
+
+@click.command("run")
+@click.option("--prompt", default=None, metavar="TEXT", help="The task for the agent.")
+@click.option(
+    "--script",
+    default=None,
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Replay model replies from a JSONL file instead of calling a model.",
+)
+@click.option("--model", default=None, metavar="NAME", help="Chat Completions model name.")
+@click.option(
+    "--base-url",
+    default=None,
+    metavar="URL",
+    help="OpenAI-compatible API root (default: $OPENAI_BASE_URL, else OpenAI's).",
+)
+@selection_options
+@click.option(
+    "--max-turns",
+    default=DEFAULT_MAX_TURNS,
+    show_default=True,
+    type=click.IntRange(1, MAX_TURNS_LIMIT),
+    help="Most model replies before the run fails.",
+)
+@click.option(
+    "--audit",
+    "audit_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Append every final decision to FILE as JSON lines.",
+)
+@click.option(
+    "--transcript",
+    default=None,
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Write the whole conversation to FILE as a JSON array of chat messages.",
+)
+@reports_errors
+def run_cmd(
+    prompt: str | None,
+    script: str | None,
+    model: str | None,
+    base_url: str | None,
+    max_turns: int,
+    audit_path: str | None,
+    transcript: str | None,
+    **kwargs: Any,
+) -> None:
+    """Run the agent loop: every tool call is decided by the policy before it runs.
+
+    Calls that ask are put to you on the terminal (only y or yes allows, once); without a
+    terminal they are denied. Every final decision is printed on stderr as a [Permission]
+    line and, with --audit, appended to a JSONL file. The final answer goes to stdout.
+
+    \b
+    Examples:
+      toolpolicy run --script examples/seed-calls.jsonl --workspace /tmp/demo
+      OPENAI_API_KEY=... toolpolicy run --model gpt-4o-mini --prompt "Summarise README.md"
+
+    Exit codes: 0 final answer, 1 run error (turn limit, incomplete reply, model failure),
+    2 usage or configuration error, 130 interrupted.
+    """
+    if (script is None) == (model is None):
+        raise click.UsageError("give exactly one of --script FILE or --model NAME")
+    if base_url is not None and model is None:
+        raise click.UsageError("--base-url goes with --model")
+    if prompt is None and model is not None:
+        raise click.UsageError("--model needs --prompt TEXT")
+    policy = selection_from(kwargs).load()
+    client: ModelClient = (
+        ScriptedModel.from_file(script)
+        if script is not None
+        else OpenAIChatModel.from_environment(str(model), base_url)
+    )
+    interrupted = threading.Event()
+    with ExitStack() as stack:
+        sinks: list[AuditSink] = [TerminalAuditSink(sys.stderr)]
+        if audit_path is not None:
+            sinks.append(stack.enter_context(JsonlAuditSink(audit_path)))
+        transcript_file = (
+            stack.enter_context(open(transcript, "w", encoding="utf-8"))
+            if transcript is not None
+            else None
+        )
+        runner = build_agent(
+            policy,
+            client,
+            approval=ApprovalService([TerminalApproval(sys.stdin, sys.stderr)]),
+            audit=sinks,
+            max_turns=max_turns,
+            interrupted=interrupted,
+        )
+        code = _run(runner, prompt or SCRIPT_PROMPT, interrupted)
+        if transcript_file is not None:
+            _write_transcript(transcript_file, runner)
+    if code != EXIT_OK:
+        raise click.exceptions.Exit(code)
+
+
+def _run(runner: AgentRunner, prompt: str, interrupted: threading.Event) -> int:
+    try:
+        with _sigint_sets(interrupted):
+            result = runner.run(prompt)
+    except AgentRunError as exc:
+        click.echo(f"toolpolicy: {exc}", err=True)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        click.echo("toolpolicy: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    click.echo(result.final_text)
+    return EXIT_OK
+
+
+@contextmanager
+def _sigint_sets(flag: threading.Event) -> Iterator[None]:
+    """Ctrl-C sets ``flag`` as well as interrupting, so the loop stops even when a prompt
+    turned the interrupt into a cancelled (denied, audited) approval."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        flag.set()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _write_transcript(stream: IO[str], runner: AgentRunner) -> None:
+    json.dump(chat_messages(runner.history), stream, ensure_ascii=False, indent=2)
+    stream.write("\n")
