@@ -1,0 +1,92 @@
+"""Shared parts for engine tests: a real workspace, counting handlers and responders."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from toolpolicy.core.protocols import ApprovalRequest, AuditRecord
+from toolpolicy.core.results import ToolResult, tool_success
+from toolpolicy.core.vocabulary import ApprovalOutcome
+from toolpolicy.tools.definitions import builtin_definitions
+from toolpolicy.tools.registry import ToolContext, ToolSnapshot
+
+
+@dataclass
+class Workspace:
+    root: Path
+    outside: Path
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    root = tmp_path / "ws"
+    outside = tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    return Workspace(root, outside)
+
+
+@dataclass
+class CountingHandlers:
+    """Handlers that record their calls and write files for write_file (real side effect)."""
+
+    calls: list[tuple[str, dict[str, object]]] = field(default_factory=list)
+
+    def handler(self, name: str):  # type: ignore[no-untyped-def]
+        def run(arguments: Mapping[str, object], context: ToolContext) -> ToolResult:
+            self.calls.append((name, dict(arguments)))
+            if name == "write_file":
+                target = Path(context.workspace) / str(arguments["path"])
+                target.write_text(str(arguments["content"]))
+            return tool_success(f"{name} ran")
+
+        return run
+
+    def snapshot(self, names: tuple[str, ...] = ()) -> ToolSnapshot:
+        defs = builtin_definitions(
+            handlers={
+                n: self.handler(n)
+                for n in ("shell", "read_file", "write_file", "edit_file", "glob")
+            }
+        )
+        return ToolSnapshot(d for d in defs if not names or d.name in names)
+
+
+@pytest.fixture
+def handlers() -> CountingHandlers:
+    return CountingHandlers()
+
+
+@dataclass
+class ScriptedResponder:
+    """A responder that answers from a list and remembers every request."""
+
+    answers: list[object]
+    name: str = "test-responder"
+    requests: list[ApprovalRequest] = field(default_factory=list)
+
+    def respond(self, request: ApprovalRequest) -> ApprovalOutcome | None:
+        self.requests.append(request)
+        answer = self.answers.pop(0) if self.answers else None
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer  # type: ignore[return-value]
+
+
+@dataclass
+class MemorySink:
+    records: list[AuditRecord] = field(default_factory=list)
+    fail: bool = False
+
+    def record(self, record: AuditRecord) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        self.records.append(record)
+
+
+ALLOW = ApprovalOutcome.ALLOWED_ONCE
+REJECT = ApprovalOutcome.REJECTED
