@@ -179,3 +179,19 @@ def test_a_path_below_a_regular_file_stays_inside_lexically(workspace: Path) -> 
 def test_split_relative_normalizes_separators_and_dots() -> None:
     assert split_relative("a\\b/./c//d/../e") == ("a", "b", "c", "e")
     assert split_relative("./") == ()
+
+
+def test_a_path_too_long_for_the_system_once_joined_is_invalid(workspace: Path) -> None:
+    # The text is within bounds; the workspace prefix pushes the real path past PATH_MAX.
+    deep = workspace
+    parts: list[str] = []
+    while len(str(deep)) < 3900:
+        deep = deep / ("d" * 250)
+        deep.mkdir()
+        parts.append("d" * 250)
+    prefix = "/".join(parts)
+    relative = prefix + "/" + "e" * min(255, 4096 - len(prefix) - 1)
+    assert len(relative) <= 4096 < len(str(workspace)) + 1 + len(relative)
+    with pytest.raises(WorkspacePathError) as caught:
+        WorkspaceBoundary(workspace).resolve(relative)
+    assert (caught.value.code, caught.value.message) == ("invalid_path", "Path is too long")

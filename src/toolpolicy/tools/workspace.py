@@ -12,6 +12,7 @@ propagates: the caller decides what an unreadable directory means.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -24,6 +25,7 @@ MAX_PATH_BYTES = 4096
 MAX_COMPONENT_BYTES = 255
 _MAX_SYMLINK_HOPS = 40
 _SHOWN_CHARS = 200
+_SAFE_COMPONENT_CHARS = MAX_COMPONENT_BYTES // 4
 
 _DRIVE = re.compile(r"[A-Za-z]:")
 _ILLEGAL = re.compile(r'[<>:"|?*\x00-\x1f\x7f]')
@@ -35,6 +37,7 @@ _RESERVED = frozenset(
         for n in (*"0123456789", "\u00b9", "\u00b2", "\u00b3")
     }
 )
+_RESERVED_STARTS = frozenset(name[:3] for name in _RESERVED)
 
 
 def _show(path: str) -> str:
@@ -44,6 +47,8 @@ def _show(path: str) -> str:
 
 
 def _is_reserved(component: str) -> bool:
+    if component[:3].upper() not in _RESERVED_STARTS:
+        return False
     # Windows ignores trailing dots and spaces and everything after the first dot:
     # "nul.", "COM1 " and "lpt9.log" all name a device.
     stem = component.rstrip(". ").split(".", 1)[0].rstrip(" ")
@@ -82,7 +87,8 @@ def split_relative(path: str) -> tuple[str, ...]:
                 raise WorkspacePathError("path_escape", f"Path escapes the workspace: {shown}")
             parts.pop()
             continue
-        if len(component.encode("utf-8")) > MAX_COMPONENT_BYTES:
+        # A UTF-8 character is at most 4 bytes: short components need no encoding.
+        if len(component) > _SAFE_COMPONENT_CHARS and len(component.encode()) > MAX_COMPONENT_BYTES:
             raise WorkspacePathError("invalid_path", f"Path component is too long: {shown}")
         if _is_reserved(component):
             raise WorkspacePathError("invalid_path", f"Reserved device name: {shown}")
@@ -161,6 +167,10 @@ class WorkspaceBoundary:
                 mode = os.lstat(candidate).st_mode
             except (FileNotFoundError, NotADirectoryError):
                 return os.path.normpath(os.path.join(candidate, *reversed(pending)))
+            except OSError as exc:
+                if exc.errno == errno.ENAMETOOLONG:
+                    raise WorkspacePathError("invalid_path", "Path is too long") from None
+                raise
             if not stat.S_ISLNK(mode):
                 current = candidate
                 continue
