@@ -21,6 +21,7 @@ from pydantic import (
     SerializerFunctionWrapHandler,
     StringConstraints,
     TypeAdapter,
+    ValidationInfo,
     WrapSerializer,
     model_validator,
 )
@@ -41,6 +42,7 @@ __all__ = [
 ]
 
 _NAME_FORM = r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$(?!\n)"
+_DOCUMENT: dict[str, bool] = {"document": True}
 _MODEL_CONFIG = ConfigDict(frozen=True, extra="forbid", regex_engine="python-re")
 
 T = TypeVar("T")
@@ -83,14 +85,15 @@ Capabilities = Annotated[Unique[Capability], Field(min_length=1)]
 
 
 class _Doc(BaseModel):
-    """Shared configuration: frozen, closed, and an optional key is omitted, never null."""
+    """Shared configuration: frozen, closed; in a document an optional key is omitted, not null."""
 
     model_config = _MODEL_CONFIG
 
     @model_validator(mode="before")
     @classmethod
-    def _no_nulls(cls, data: Any) -> Any:
-        if isinstance(data, dict):
+    def _no_nulls(cls, data: Any, info: ValidationInfo) -> Any:
+        # Only documents are held to this; Python callers may pass None for "not given".
+        if isinstance(data, dict) and info.context is _DOCUMENT:
             for key, value in data.items():
                 if value is None:
                     raise ValueError(f"{key} must not be null; leave the key out instead")
@@ -231,4 +234,4 @@ _ADAPTER: TypeAdapter[ProfileDoc | PolicyDoc | PresetTableDoc] = TypeAdapter(Doc
 
 def validate_document(data: object) -> ProfileDoc | PolicyDoc | PresetTableDoc:
     """Build the model of one document; raises ``pydantic.ValidationError`` if it is invalid."""
-    return _ADAPTER.validate_python(data)
+    return _ADAPTER.validate_python(data, context=_DOCUMENT)

@@ -202,9 +202,11 @@ class _Builder:
             allowed, container = _MAPPING_TAGS, {}
         else:
             allowed, container = _SEQUENCE_TAGS, []
-        if event.tag not in allowed:
-            self.problem(position, codes.YAML_TAG, f"the YAML tag {event.tag} is not allowed")
-        pointer = self.attach(container, position)
+        if event.tag in allowed:
+            pointer = self.attach(container, position)
+        else:  # the children are still folded (into a container nobody sees) to stay in step
+            self.refuse(position, codes.YAML_TAG, f"the YAML tag {event.tag} is not allowed")
+            pointer = None
         self.stack.append(_Frame(container, pointer if pointer is not None else _DISCARD))
 
     def attach(self, value: object, position: Position) -> str | None:
