@@ -66,19 +66,24 @@ def schema_problems(tree: ParsedTree, path: str, skip: Iterable[str] = ()) -> li
     with a more precise code.
     """
     skipped = tuple(skip)
+    found: list[tuple[str, str, bool, bool]] = []
+    for raw in _validator().iter_errors(tree.value):
+        for error in _best(raw):
+            is_type = error.validator == "type"
+            found += [(p, m, k, is_type) for p, m, k in _describe(error)]
+    # A value of the wrong type also fails its enum or pattern; saying so twice is noise.
+    mistyped = {pointer for pointer, _, at_key, is_type in found if is_type and not at_key}
     problems: list[Problem] = []
     seen: set[tuple[str, str]] = set()
-    errors = (e for raw in _validator().iter_errors(tree.value) for e in _best(raw))
-    for error in errors:
-        for pointer, message, at_key in _describe(error):
-            if any(pointer == s or pointer.startswith(s + "/") for s in skipped):
-                continue
-            if (pointer, message) in seen:
-                continue
-            seen.add((pointer, message))
-            table = tree.key_positions if at_key else tree.positions
-            line, column = table.get(pointer) or tree.position(pointer)
-            problems.append(Problem(path, line, column, codes.SCHEMA, message, pointer))
+    for pointer, message, at_key, is_type in found:
+        if (pointer, message) in seen or (pointer in mistyped and not is_type and not at_key):
+            continue
+        if any(pointer == s or pointer.startswith(s + "/") for s in skipped):
+            continue
+        seen.add((pointer, message))
+        table = tree.key_positions if at_key else tree.positions
+        line, column = table.get(pointer) or tree.position(pointer)
+        problems.append(Problem(path, line, column, codes.SCHEMA, message, pointer))
     return problems
 
 
