@@ -51,3 +51,7 @@ app.add_command(schema_cmd)
 from .run import run_cmd  # noqa: E402
 
 app.add_command(run_cmd)
+
+from .diff_cmd import diff_cmd  # noqa: E402
+
+app.add_command(diff_cmd)

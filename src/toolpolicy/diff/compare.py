@@ -1,0 +1,166 @@
+"""Decide every probe on both sides and compare the effective decisions.
+
+The effective decision is the one before any human answers: behavior (allow / ask / deny),
+source and reason, and for an execute call that may run (allow or ask) the sandbox mode it
+would run under. A call a side rejects before any permission check (unknown tool, invalid
+arguments) is a deny on that side, with the error code as its source.
+
+Changes, right relative to left: ``widen`` when the right behavior is more permissive
+(deny < ask < allow), or equal but the execute call would run in a wider sandbox mode;
+``narrow`` the other way round; ``same`` when behavior and sandbox agree but the source
+differs (listed, but it never changes the verdict); ``none`` when everything agrees.
+The verdict over all probes: ``equivalent`` (no widen, no narrow), ``more-permissive``
+(only widen), ``less-permissive`` (only narrow), ``incomparable`` (both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..core.errors import CallRejected
+from ..core.vocabulary import Behavior, Effect, SandboxMode
+from ..engine.selection import ToolPolicy
+from .probes import Probe
+
+__all__ = [
+    "Change",
+    "DiffReport",
+    "Outcome",
+    "ProbeResult",
+    "Verdict",
+    "change_of",
+    "compare",
+    "decide",
+]
+
+
+class Change(StrEnum):
+    """How a probe's decision changes from left to right."""
+
+    WIDEN = "widen"
+    NARROW = "narrow"
+    SAME = "same"
+    NONE = "none"
+
+
+class Verdict(StrEnum):
+    """The right side relative to the left, over all probes."""
+
+    EQUIVALENT = "equivalent"
+    MORE_PERMISSIVE = "more-permissive"
+    LESS_PERMISSIVE = "less-permissive"
+    INCOMPARABLE = "incomparable"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One side's effective decision on a probe; ``sandbox`` only for an execute call that
+    may run."""
+
+    behavior: Behavior
+    source: str
+    reason: str
+    sandbox: SandboxMode | None
+
+    def to_json(self) -> dict[str, object]:
+        """``{"behavior", "source", "reason", "sandbox"}``."""
+        return {
+            "behavior": self.behavior.label,
+            "source": self.source,
+            "reason": self.reason,
+            "sandbox": None if self.sandbox is None else self.sandbox.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeResult:
+    """A probe, both outcomes and the change."""
+
+    probe: Probe
+    left: Outcome
+    right: Outcome
+    change: Change
+
+
+@dataclass(frozen=True, slots=True)
+class DiffReport:
+    """Everything a renderer shows. ``calls_file`` is ``None`` when no recorded calls were
+    given; ``replayed`` counts its calls, ``skipped`` its lines without arguments."""
+
+    left: str
+    right: str
+    results: tuple[ProbeResult, ...]
+    calls_file: str | None = None
+    replayed: int = 0
+    skipped: int = 0
+
+    @property
+    def differences(self) -> tuple[ProbeResult, ...]:
+        """Every probe whose change is not ``none``, in probe order."""
+        return tuple(r for r in self.results if r.change is not Change.NONE)
+
+    def count(self, change: Change) -> int:
+        """How many probes have ``change``."""
+        return sum(1 for r in self.results if r.change is change)
+
+    @property
+    def verdict(self) -> Verdict:
+        """The right side relative to the left."""
+        widen = self.count(Change.WIDEN) > 0
+        narrow = self.count(Change.NARROW) > 0
+        if widen and narrow:
+            return Verdict.INCOMPARABLE
+        if widen:
+            return Verdict.MORE_PERMISSIVE
+        if narrow:
+            return Verdict.LESS_PERMISSIVE
+        return Verdict.EQUIVALENT
+
+
+def decide(policy: ToolPolicy, probe: Probe) -> Outcome:
+    """The effective decision of ``policy`` on ``probe``, asking no one."""
+    try:
+        decision = policy.check(probe.tool, probe.arguments)
+    except CallRejected as exc:
+        return Outcome(Behavior.DENY, exc.code, exc.content, None)
+    definition = policy.tools.get(probe.tool)
+    runs_sandboxed = (
+        definition is not None
+        and definition.effect is Effect.EXECUTE
+        and decision.behavior is not Behavior.DENY
+    )
+    return Outcome(
+        decision.behavior,
+        decision.source,
+        decision.reason,
+        decision.sandbox if runs_sandboxed else None,
+    )
+
+
+def change_of(left: Outcome, right: Outcome) -> Change:
+    """The change from ``left`` to ``right`` (see the module docstring)."""
+    if right.behavior != left.behavior:
+        return Change.WIDEN if right.behavior < left.behavior else Change.NARROW
+    if right.sandbox != left.sandbox and left.sandbox is not None and right.sandbox is not None:
+        return Change.WIDEN if right.sandbox.rank > left.sandbox.rank else Change.NARROW
+    if right.source != left.source:
+        return Change.SAME
+    return Change.NONE
+
+
+def compare(
+    left: ToolPolicy,
+    right: ToolPolicy,
+    probes: Sequence[Probe],
+    *,
+    labels: tuple[str, str] = ("left", "right"),
+) -> DiffReport:
+    """Decide every probe on both sides; ``labels`` name the sides in the report."""
+    results = []
+    for probe in probes:
+        a = decide(left, probe)
+        b = decide(right, probe)
+        results.append(ProbeResult(probe, a, b, change_of(a, b)))
+    return DiffReport(labels[0], labels[1], tuple(results))

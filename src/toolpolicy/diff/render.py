@@ -1,0 +1,171 @@
+"""The three output formats of a diff: ``text`` (a table for a terminal), ``json`` (for
+tools) and ``markdown`` (a table to paste into a pull request).
+
+Each renderer is a function of a :class:`DiffReport` and ``show_all`` (also list the probes
+that agree); ``RENDERERS`` maps the ``--format`` names to them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .compare import Change, DiffReport, Outcome, ProbeResult
+from .probes import Probe
+
+__all__ = ["RENDERERS", "call_text", "render_json", "render_markdown", "render_text"]
+
+MAX_CALL_CHARS = 72
+_HEADERS = ("CALL", "LEFT", "RIGHT", "CHANGE")
+
+
+def call_text(probe: Probe) -> str:
+    """``tool {"argument": "value", ...}`` on one line, non-printable characters escaped."""
+    arguments = (
+        probe.arguments
+        if isinstance(probe.arguments, str)
+        else json.dumps(probe.arguments, ensure_ascii=False)
+    )
+    return _printable(f"{probe.tool} {arguments}")
+
+
+def render_text(report: DiffReport, show_all: bool = False) -> str:
+    """A readable table (call, left, right, change) and the verdict."""
+    lines = [f"left:  {_printable(report.left)}", f"right: {_printable(report.right)}"]
+    lines.append(f"probes: {len(report.results)}{_recorded_note(report)}")
+    rows = _rows(report, show_all)
+    if rows:
+        cells = [_HEADERS] + [
+            (
+                _shorten(call_text(r.probe)),
+                _outcome_text(r.left),
+                _outcome_text(r.right),
+                r.change.value,
+            )
+            for r in rows
+        ]
+        widths = [max(len(row[i]) for row in cells) for i in range(3)]
+        lines.append("")
+        for row in cells:
+            padded = [row[i].ljust(widths[i]) for i in range(3)]
+            lines.append("  ".join([*padded, row[3]]))
+    else:
+        lines.extend(["", "no differences"])
+    lines.extend(["", f"verdict: {report.verdict.value} ({_summary(report)})"])
+    return "\n".join(lines)
+
+
+def render_json(report: DiffReport, show_all: bool = False) -> str:
+    """``{"left", "right", "verdict", "probes", "summary", "recorded", "differences"}``, and
+    ``"agreeing"`` with ``show_all``."""
+    out: dict[str, Any] = {
+        "left": report.left,
+        "right": report.right,
+        "verdict": report.verdict.value,
+        "probes": len(report.results),
+        "summary": {c.value: report.count(c) for c in (Change.WIDEN, Change.NARROW, Change.SAME)},
+        "recorded": None
+        if report.calls_file is None
+        else {"file": report.calls_file, "replayed": report.replayed, "skipped": report.skipped},
+        "differences": [_entry(r) for r in report.differences],
+    }
+    if show_all:
+        out["agreeing"] = [_entry(r) for r in report.results if r.change is Change.NONE]
+    return json.dumps(out, ensure_ascii=False, indent=2)
+
+
+def render_markdown(report: DiffReport, show_all: bool = False) -> str:
+    """A heading, the verdict and a table to paste into a pull request."""
+    lines = [
+        f"### toolpolicy diff: {_code(report.left)} → {_code(report.right)}",
+        "",
+        f"**Verdict: {report.verdict.value}** ({_summary(report)}){_recorded_note(report)}.",
+    ]
+    rows = _rows(report, show_all)
+    if rows:
+        lines.extend(["", "| call | left | right | change |", "| --- | --- | --- | --- |"])
+        for r in rows:
+            cells = (
+                _code(call_text(r.probe)),
+                _outcome_markdown(r.left),
+                _outcome_markdown(r.right),
+                f"**{r.change.value}**" if r.change in _MOVES else r.change.value,
+            )
+            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines)
+
+
+RENDERERS: Mapping[str, Callable[[DiffReport, bool], str]] = {
+    "text": render_text,
+    "json": render_json,
+    "markdown": render_markdown,
+}
+
+_MOVES = (Change.WIDEN, Change.NARROW)
+
+
+def _rows(report: DiffReport, show_all: bool) -> tuple[ProbeResult, ...]:
+    return report.results if show_all else report.differences
+
+
+def _entry(result: ProbeResult) -> dict[str, Any]:
+    probe = result.probe
+    return {
+        "call": {"tool": probe.tool, "arguments": probe.arguments},
+        "origin": probe.origin,
+        "left": result.left.to_json(),
+        "right": result.right.to_json(),
+        "change": result.change.value,
+    }
+
+
+def _summary(report: DiffReport) -> str:
+    moved = report.count(Change.WIDEN) + report.count(Change.NARROW)
+    return (
+        f"{moved} of {len(report.results)} probes decided differently: "
+        f"{report.count(Change.WIDEN)} widen, {report.count(Change.NARROW)} narrow; "
+        f"{report.count(Change.SAME)} same behavior with a different source"
+    )
+
+
+def _recorded_note(report: DiffReport) -> str:
+    if report.calls_file is None:
+        return ""
+    return (
+        f" (replayed {report.replayed} recorded calls from {_printable(report.calls_file)}; "
+        f"{report.skipped} lines skipped: no arguments recorded)"
+    )
+
+
+def _outcome_text(outcome: Outcome) -> str:
+    text = f"{outcome.behavior.label} ({_printable(outcome.source)})"
+    return text if outcome.sandbox is None else f"{text} [{outcome.sandbox.value}]"
+
+
+def _outcome_markdown(outcome: Outcome) -> str:
+    text = f"{outcome.behavior.label} ({_code(outcome.source)})"
+    return text if outcome.sandbox is None else f"{text} in {outcome.sandbox.value}"
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= MAX_CALL_CHARS else text[: MAX_CALL_CHARS - 3] + "..."
+
+
+def _printable(text: str) -> str:
+    """Escape what a terminal or a table would interpret (control characters, newlines)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
+def _code(text: str) -> str:
+    """A markdown code span that survives any backticks inside ``text``."""
+    text = _printable(text)
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

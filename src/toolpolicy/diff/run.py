@@ -1,0 +1,64 @@
+"""``run_diff``: parse both sides, build the shared workspace, generate probes, compare."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from .compare import DiffReport, compare
+from .probes import generate_probes
+from .recorded import read_recorded_calls
+from .scratch import Workspace, find_escape_link, scratch_workspace
+from .sides import parse_side
+
+__all__ = ["run_diff"]
+
+
+def run_diff(
+    left: str,
+    right: str,
+    *,
+    profile: str = "P03",
+    calls: str | None = None,
+    workspace: str | None = None,
+) -> DiffReport:
+    """Compare the effective decisions of two sides (presets, profiles, ``PROFILE@PRESET``
+    or policy files) on generated probes plus the recorded ``calls``.
+
+    ``profile`` serves sides that name only a preset. Both sides are decided in the same
+    workspace: ``workspace`` when given, else a scratch one removed afterwards. Raises
+    ``UnknownSide``, ``RecordedCallsError``, ``PolicyLoadError`` or ``ConfigurationError``.
+    """
+    left_side = parse_side(left, default_profile=profile)
+    right_side = parse_side(right, default_profile=profile)
+    recorded = read_recorded_calls(calls) if calls is not None else None
+    with _workspace(workspace) as ws:
+        left_policy = left_side.load(ws.root)
+        right_policy = right_side.load(ws.root)
+        probes = generate_probes(
+            left_policy,
+            right_policy,
+            escape_link=ws.escape_link,
+            recorded=recorded.probes if recorded is not None else (),
+        )
+        report = compare(
+            left_policy, right_policy, probes, labels=(left_side.label, right_side.label)
+        )
+    if recorded is None:
+        return report
+    return dataclasses.replace(
+        report,
+        calls_file=recorded.path,
+        replayed=len(recorded.probes),
+        skipped=recorded.skipped,
+    )
+
+
+@contextmanager
+def _workspace(root: str | None) -> Iterator[Workspace]:
+    if root is None:
+        with scratch_workspace() as scratch:
+            yield scratch
+    else:
+        yield Workspace(root, find_escape_link(root))

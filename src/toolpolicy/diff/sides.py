@@ -1,0 +1,87 @@
+"""A side of a diff: the text a user wrote, resolved to a profile and a preset.
+
+Accepted, tried in this order: a built-in profile name (``P01``..``P03``, with the preset
+table's default preset), a preset name (with the ``--profile`` profile, default ``P03``), a
+policy file path (its ``extends`` chain names the profile; the default preset), and
+``PROFILE@PRESET`` where ``PROFILE`` is a built-in profile name or a policy file path.
+Anything else is an :class:`UnknownSide`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..core.errors import ConfigurationError
+from ..engine.builtin import BUILTIN_PROFILE_NAMES, builtin_preset_table
+from ..engine.presets import PresetTable
+from ..engine.selection import ToolPolicy, load
+
+__all__ = ["Side", "UnknownSide", "parse_side"]
+
+MAX_SIDE_LENGTH = 4096
+
+
+class UnknownSide(ConfigurationError):
+    """A side that names no preset, profile, ``PROFILE@PRESET`` or policy file."""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """What one side of a diff selects: ``spec`` as written, ``profile`` (a built-in name or a
+    policy file path) and ``preset`` (a row of the preset table)."""
+
+    spec: str
+    profile: str
+    preset: str
+
+    @property
+    def label(self) -> str:
+        """``PROFILE@PRESET``, as shown in every output format."""
+        return f"{self.profile}@{self.preset}"
+
+    def load(self, workspace: str) -> ToolPolicy:
+        """Compile this side on ``workspace``; ``PolicyLoadError`` or ``ConfigurationError``."""
+        return load(profile=self.profile, preset=self.preset, workspace=workspace)
+
+
+def parse_side(
+    text: str, *, default_profile: str = "P03", presets: PresetTable | None = None
+) -> Side:
+    """Resolve ``text`` (see the module docstring); ``default_profile`` serves preset-only
+    sides. Raises :class:`UnknownSide` naming ``text``."""
+    table = presets if presets is not None else builtin_preset_table()
+    if not text or len(text) > MAX_SIDE_LENGTH:
+        raise UnknownSide(_unknown(text[:200], "empty or too long", table))
+    if text.upper() in BUILTIN_PROFILE_NAMES:
+        return Side(text, text.upper(), table.default)
+    if text in table.names:
+        return Side(text, _profile(default_profile) or default_profile, text)
+    if os.path.isfile(text):
+        return Side(text, text, table.default)
+    if "@" in text:
+        head, preset = text.rsplit("@", 1)
+        profile = _profile(head)
+        if profile is None:
+            raise UnknownSide(_unknown(text, f"no profile or policy file {head!r}", table))
+        if preset not in table.names:
+            raise UnknownSide(_unknown(text, f"no preset {preset!r}", table))
+        return Side(text, profile, preset)
+    raise UnknownSide(_unknown(text, None, table))
+
+
+def _profile(text: str) -> str | None:
+    """A built-in profile's canonical name, an existing file's path, else ``None``."""
+    if text.upper() in BUILTIN_PROFILE_NAMES:
+        return text.upper()
+    if os.path.isfile(text):
+        return text
+    return None
+
+
+def _unknown(text: str, detail: str | None, table: PresetTable) -> str:
+    why = f": {detail}" if detail else ""
+    return (
+        f"unknown side {text!r}{why} (expected a preset: {', '.join(table.names)}; "
+        f"a profile: {', '.join(BUILTIN_PROFILE_NAMES)}; PROFILE@PRESET; or a policy file)"
+    )
