@@ -70,12 +70,15 @@ def test_boundary_deny_beats_an_allow_rule_an_allow_recommendation_and_a_yes(
 
 
 def test_a_deny_rule_beats_an_allow_rule_whatever_the_order(ws: Workspace) -> None:
-    text = ALLOW_ALL_WRITES + """\
+    text = (
+        ALLOW_ALL_WRITES
+        + """\
   - name: no-lockfiles
     behavior: deny
     reason: Lockfiles are generated
     match: {paths: ["*.lock"]}
 """
+    )
     policy = load(workspace=ws.root, policies=[_write_policy(ws, text)])
     decision = policy.check("write_file", {"path": "poetry.lock", "content": "x"})
     assert (decision.behavior, decision.source, decision.reason) == (
@@ -301,7 +304,9 @@ rules:
     reason: Anything goes
     match: {tools: ["*"]}
 """
-    policy = load(workspace=ws.root, policies=[_write_policy(ws, text)], preset="danger-full-access")
+    policy = load(
+        workspace=ws.root, policies=[_write_policy(ws, text)], preset="danger-full-access"
+    )
     decision = policy.check("write_file", {"path": "../x", "content": "x"})
     assert (decision.behavior, decision.source) == (Behavior.DENY, "workspace-boundary")
 

@@ -16,7 +16,12 @@ def _run(*args: str, cwd: Path, stdin: str | None = None, env: dict[str, str] | 
     full_env.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "toolpolicy", *args],
-        cwd=cwd, input=stdin, capture_output=True, text=True, timeout=60, env=full_env,
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=full_env,
     )
 
 
@@ -30,14 +35,20 @@ def test_check_prints_the_boundary_denial(tmp_path: Path) -> None:
 
 
 def test_check_json_has_the_documented_fields(tmp_path: Path) -> None:
-    done = _run("check", "write_file", '{"path": "a.txt", "content": "x"}', "--format", "json",
-                cwd=tmp_path)
+    done = _run(
+        "check", "write_file", '{"path": "a.txt", "content": "x"}', "--format", "json", cwd=tmp_path
+    )
     out = json.loads(done.stdout)
-    assert {k: out[k] for k in ("tool", "behavior", "source", "reason", "preset", "sandbox",
-                                 "approval")} == {
-        "tool": "write_file", "behavior": "ask", "source": "confirm-file-write",
+    assert {
+        k: out[k] for k in ("tool", "behavior", "source", "reason", "preset", "sandbox", "approval")
+    } == {
+        "tool": "write_file",
+        "behavior": "ask",
+        "source": "confirm-file-write",
         "reason": "File writes require explicit approval from chapter 3 onward",
-        "preset": "workspace-write", "sandbox": "workspace-write", "approval": "ask",
+        "preset": "workspace-write",
+        "sandbox": "workspace-write",
+        "approval": "ask",
     }
     assert out["arguments"] == {"path": "a.txt", "content": "x"}
     assert out["matched_rules"][0].startswith("confirm-file-write (")
@@ -49,16 +60,36 @@ def test_check_reads_arguments_from_stdin(tmp_path: Path) -> None:
 
 
 def test_check_uses_the_environment_for_profile_and_preset(tmp_path: Path) -> None:
-    done = _run("check", "shell", '{"command": "ls"}', "--format", "json", cwd=tmp_path,
-                env={"TOOLPOLICY_PROFILE": "P01", "TOOLPOLICY_PRESET": "danger-full-access"})
+    done = _run(
+        "check",
+        "shell",
+        '{"command": "ls"}',
+        "--format",
+        "json",
+        cwd=tmp_path,
+        env={"TOOLPOLICY_PROFILE": "P01", "TOOLPOLICY_PRESET": "danger-full-access"},
+    )
     out = json.loads(done.stdout)
     assert (out["behavior"], out["source"], out["preset"]) == (
-        "deny", "approval-policy", "danger-full-access")
+        "deny",
+        "approval-policy",
+        "danger-full-access",
+    )
 
 
 def test_direct_knobs_show_a_custom_preset(tmp_path: Path) -> None:
-    done = _run("check", "glob", '{"pattern": "*"}', "--sandbox", "read-only", "--approval",
-                "never", "--format", "json", cwd=tmp_path)
+    done = _run(
+        "check",
+        "glob",
+        '{"pattern": "*"}',
+        "--sandbox",
+        "read-only",
+        "--approval",
+        "never",
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     assert json.loads(done.stdout)["preset"] == "custom"
 
 
@@ -66,9 +97,16 @@ def test_direct_knobs_show_a_custom_preset(tmp_path: Path) -> None:
     ("args", "code", "result"),
     [
         (["rm_rf", "{}"], "unknown_tool", "Error [unknown_tool]: Unknown tool: rm_rf"),
-        (["read_file", "{nope"], "invalid_json", "Error [invalid_json]: Tool arguments are not valid JSON"),
-        (["read_file", '{"path": "a", "x": 1}'], "invalid_arguments",
-         "Error [invalid_arguments]: unexpected argument: x"),
+        (
+            ["read_file", "{nope"],
+            "invalid_json",
+            "Error [invalid_json]: Tool arguments are not valid JSON",
+        ),
+        (
+            ["read_file", '{"path": "a", "x": 1}'],
+            "invalid_arguments",
+            "Error [invalid_arguments]: unexpected argument: x",
+        ),
     ],
 )
 def test_a_call_that_fails_preparation_exits_1_with_the_model_text(
@@ -77,7 +115,8 @@ def test_a_call_that_fails_preparation_exits_1_with_the_model_text(
     done = _run("check", *args, cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout.splitlines() == [
-        f"{code}: the call fails before any permission check", f"tool result: {result}"
+        f"{code}: the call fails before any permission check",
+        f"tool result: {result}",
     ]
 
 
@@ -115,8 +154,14 @@ def test_an_invalid_policy_file_lists_every_problem_with_its_line(tmp_path: Path
 
 
 def test_explain_walks_the_seed_call_c(tmp_path: Path) -> None:
-    done = _run("explain", "write_file", '{"path": "../outside.txt", "content": "x"}', "--format",
-                "json", cwd=tmp_path)
+    done = _run(
+        "explain",
+        "write_file",
+        '{"path": "../outside.txt", "content": "x"}',
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     out = json.loads(done.stdout)
     steps = {s["step"]: s for s in out["steps"]}
     assert steps["workspace-boundary"]["behavior"] == "deny"

@@ -11,7 +11,7 @@ from toolpolicy.core.errors import PermissionContractError
 from toolpolicy.core.results import ToolResult, is_tool_result, tool_error, tool_success
 from toolpolicy.core.vocabulary import Behavior, Effect
 from toolpolicy.engine.request import PermissionRequest
-from toolpolicy.tools.arguments import ArgumentSpec, Field
+from toolpolicy.tools.arguments import ArgumentSpec
 from toolpolicy.tools.definitions import builtin_definitions
 from toolpolicy.tools.registry import (
     ToolCall,
@@ -54,8 +54,15 @@ def test_behavior_order_makes_the_merge_a_max() -> None:
 
 @pytest.mark.parametrize(
     ("behavior", "reason", "source"),
-    [("maybe", "r", "s"), ("ALLOW", "r", "s"), (1, "r", "s"), ("deny", "", "s"),
-     ("deny", "  ", "s"), ("deny", "r", ""), ("deny", None, "s")],
+    [
+        ("maybe", "r", "s"),
+        ("ALLOW", "r", "s"),
+        (1, "r", "s"),
+        ("deny", "", "s"),
+        ("deny", "  ", "s"),
+        ("deny", "r", ""),
+        ("deny", None, "s"),
+    ],
 )
 def test_decision_refuses_bad_fields(behavior: object, reason: object, source: object) -> None:
     with pytest.raises(PermissionContractError):
@@ -78,7 +85,11 @@ def test_only_a_deny_becomes_a_tool_result(behavior: str) -> None:
 def test_openai_tools_expose_only_name_description_and_schema() -> None:
     tools = ToolRegistry(builtin_definitions()).openai_tools()
     assert [t["function"]["name"] for t in tools] == [
-        "shell", "read_file", "write_file", "edit_file", "glob",
+        "shell",
+        "read_file",
+        "write_file",
+        "edit_file",
+        "glob",
     ]
     for tool in tools:
         assert set(tool) == {"type", "function"}
@@ -125,7 +136,9 @@ def test_prepare_refuses_invalid_arguments(arguments: object, message: str) -> N
 def test_edit_file_replace_all_must_be_a_real_boolean() -> None:
     registry = ToolRegistry(builtin_definitions())
     prepared = registry.prepare(
-        ToolCall("c", "edit_file", {"path": "a", "old_string": "x", "new_string": "y", "replace_all": 1})
+        ToolCall(
+            "c", "edit_file", {"path": "a", "old_string": "x", "new_string": "y", "replace_all": 1}
+        )
     )
     assert prepared.error is not None and prepared.error.content == (
         "Error [invalid_arguments]: replace_all must be a boolean"

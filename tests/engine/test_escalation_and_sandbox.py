@@ -81,7 +81,9 @@ def test_allowed_escalation_applies_to_that_call_only(
     registry = ToolSnapshot(builtin_definitions(handlers={"shell": shell}))
     responder = ScriptedResponder([ALLOW, ALLOW])
     policy = load("P03", workspace=ws.root, preset="read-only")
-    gate = policy.gate(approval=ApprovalService([responder]), audit=[MemorySink()], registry=registry)
+    gate = policy.gate(
+        approval=ApprovalService([responder]), audit=[MemorySink()], registry=registry
+    )
     wider = {"command": "make", "sandbox_permissions": "danger-full-access", "justification": "j"}
     gate.handle(ToolCall("c1", "shell", wider), ToolContext(str(ws.root), "c1"))
     gate.handle(ToolCall("c2", "shell", {"command": "make"}), ToolContext(str(ws.root), "c2"))
@@ -110,7 +112,9 @@ def test_escalation_fields_come_together(ws: Workspace) -> None:
 
 
 def test_the_danger_preset_turns_shell_asks_into_denials(ws: Workspace) -> None:
-    decision = load(workspace=ws.root, preset="danger-full-access").check("shell", {"command": "ls"})
+    decision = load(workspace=ws.root, preset="danger-full-access").check(
+        "shell", {"command": "ls"}
+    )
     assert (decision.behavior, decision.source, decision.reason) == (
         Behavior.DENY,
         "approval-policy",

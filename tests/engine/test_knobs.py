@@ -74,7 +74,9 @@ def test_a_table_naming_custom_is_refused() -> None:
     assert str(info.value) == "custom is reserved for the derived not-a-preset state"
 
 
-@pytest.mark.parametrize(("setter", "value"), [("set_sandbox", "wide-open"), ("set_approval", "maybe")])
+@pytest.mark.parametrize(
+    ("setter", "value"), [("set_sandbox", "wide-open"), ("set_approval", "maybe")]
+)
 def test_invalid_knob_values_are_refused_at_the_setter(setter: str, value: str) -> None:
     knobs = Knobs(TABLE)
     before = knobs.log.events

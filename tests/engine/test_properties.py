@@ -32,16 +32,43 @@ rule = st.fixed_dictionaries(
     {
         "behavior": st.sampled_from(["allow", "ask", "deny"]),
         "match": st.one_of(
-            st.fixed_dictionaries({"tools": st.lists(st.sampled_from(TOOLS), min_size=1, max_size=3, unique=True)}),
-            st.fixed_dictionaries({"effects": st.lists(st.sampled_from(["read", "write", "execute"]), min_size=1, max_size=3, unique=True)}),
-            st.fixed_dictionaries({"paths": st.lists(st.sampled_from(PATHS), min_size=1, max_size=3, unique=True)}),
-            st.fixed_dictionaries({"commands": st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=2, unique=True)}),
+            st.fixed_dictionaries(
+                {"tools": st.lists(st.sampled_from(TOOLS), min_size=1, max_size=3, unique=True)}
+            ),
+            st.fixed_dictionaries(
+                {
+                    "effects": st.lists(
+                        st.sampled_from(["read", "write", "execute"]),
+                        min_size=1,
+                        max_size=3,
+                        unique=True,
+                    )
+                }
+            ),
+            st.fixed_dictionaries(
+                {"paths": st.lists(st.sampled_from(PATHS), min_size=1, max_size=3, unique=True)}
+            ),
+            st.fixed_dictionaries(
+                {
+                    "commands": st.lists(
+                        st.sampled_from(COMMANDS), min_size=1, max_size=2, unique=True
+                    )
+                }
+            ),
         ),
     }
 )
 answers = st.sampled_from(
-    [ApprovalOutcome.ALLOWED_ONCE, ApprovalOutcome.REJECTED, ApprovalOutcome.CANCELLED,
-     ApprovalOutcome.UNAVAILABLE, None, "yes", True, RuntimeError("boom")]
+    [
+        ApprovalOutcome.ALLOWED_ONCE,
+        ApprovalOutcome.REJECTED,
+        ApprovalOutcome.CANCELLED,
+        ApprovalOutcome.UNAVAILABLE,
+        None,
+        "yes",
+        True,
+        RuntimeError("boom"),
+    ]
 )
 knobs = st.tuples(
     st.sampled_from([None, "workspace-write", "danger-full-access", "read-only"]),
@@ -65,7 +92,9 @@ def _policy_file(tmp: Path, rules: list[dict[str, object]]) -> Path:
     return path
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     rules=st.lists(rule, max_size=6),
     knob=knobs,
@@ -74,8 +103,12 @@ def _policy_file(tmp: Path, rules: list[dict[str, object]]) -> Path:
     tool=st.sampled_from(["write_file", "edit_file"]),
 )
 def test_no_policy_knob_or_answer_lets_a_write_out_of_the_workspace(
-    tmp_path_factory: object, rules: list[dict[str, object]], knob: tuple[str | None, ...],
-    answer_list: list[object], raw_path: str, tool: str,
+    tmp_path_factory: object,
+    rules: list[dict[str, object]],
+    knob: tuple[str | None, ...],
+    answer_list: list[object],
+    raw_path: str,
+    tool: str,
 ) -> None:
     tmp = tmp_path_factory.mktemp("prop")  # type: ignore[attr-defined]
     root, outside = tmp / "ws", tmp / "outside"
@@ -84,8 +117,11 @@ def test_no_policy_knob_or_answer_lets_a_write_out_of_the_workspace(
     (root / "link").symlink_to(outside, target_is_directory=True)
     preset, sandbox, approval = knob
     policy = load(
-        workspace=root, policies=[_policy_file(tmp, rules)], preset=preset,
-        sandbox=sandbox, approval=approval,
+        workspace=root,
+        policies=[_policy_file(tmp, rules)],
+        preset=preset,
+        sandbox=sandbox,
+        approval=approval,
     )
     handlers = CountingHandlers()
     responder = ScriptedResponder(list(answer_list))
@@ -93,8 +129,11 @@ def test_no_policy_knob_or_answer_lets_a_write_out_of_the_workspace(
         approval=ApprovalService([responder]), audit=[MemorySink()], registry=handlers.snapshot()
     )
     path = raw_path.format(outside=outside)
-    args = {"path": path, "content": "x"} if tool == "write_file" else {
-        "path": path, "old_string": "a", "new_string": "b"}
+    args = (
+        {"path": path, "content": "x"}
+        if tool == "write_file"
+        else {"path": path, "old_string": "a", "new_string": "b"}
+    )
     result = gate.handle(ToolCall("c", tool, args), ToolContext(str(root), "c"))
     assert result.error_code == "permission_denied"
     assert handlers.calls == []
@@ -103,30 +142,40 @@ def test_no_policy_knob_or_answer_lets_a_write_out_of_the_workspace(
     assert not (tmp / "escape.txt").exists()
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     rules=st.lists(rule, max_size=6),
     knob=knobs,
     answer=answers,
-    call=st.sampled_from([
-        ("write_file", {"path": "in.txt", "content": "x"}),
-        ("edit_file", {"path": "in.txt", "old_string": "a", "new_string": "b"}),
-        ("shell", {"command": "ls && rm -rf x"}),
-        ("read_file", {"path": "a/b.txt"}),
-        ("glob", {"pattern": "**"}),
-    ]),
+    call=st.sampled_from(
+        [
+            ("write_file", {"path": "in.txt", "content": "x"}),
+            ("edit_file", {"path": "in.txt", "old_string": "a", "new_string": "b"}),
+            ("shell", {"command": "ls && rm -rf x"}),
+            ("read_file", {"path": "a/b.txt"}),
+            ("glob", {"pattern": "**"}),
+        ]
+    ),
 )
 def test_only_allowed_once_turns_an_ask_into_a_run(
-    tmp_path_factory: object, rules: list[dict[str, object]], knob: tuple[str | None, ...],
-    answer: object, call: tuple[str, dict[str, object]],
+    tmp_path_factory: object,
+    rules: list[dict[str, object]],
+    knob: tuple[str | None, ...],
+    answer: object,
+    call: tuple[str, dict[str, object]],
 ) -> None:
     tmp = tmp_path_factory.mktemp("prop")  # type: ignore[attr-defined]
     root = tmp / "ws"
     root.mkdir()
     preset, sandbox, approval = knob
     policy = load(
-        workspace=root, policies=[_policy_file(tmp, rules)], preset=preset,
-        sandbox=sandbox, approval=approval,
+        workspace=root,
+        policies=[_policy_file(tmp, rules)],
+        preset=preset,
+        sandbox=sandbox,
+        approval=approval,
     )
     tool, args = call
     effective = policy.check(tool, args)

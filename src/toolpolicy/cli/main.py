@@ -14,6 +14,10 @@ __all__ = ["main"]
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"]:
+        from ..hooks.entry import run_hook
+
+        return run_hook(args[1:])
     from .app import run_app
 
     return run_app(args)

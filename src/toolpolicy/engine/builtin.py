@@ -1,14 +1,14 @@
 """The built-in profiles as singletons, and the built-in preset table.
 
 Code that needs a built-in profile rejects a look-alike (same name or chapter, another
-object): ``require_builtin`` is the identity check the composition root performs.
+object): ``require_builtin`` is the identity check the composition root performs. A
+singleton is compiled once per process, either from the shipped YAML (through the loaders)
+or, on the hook's fast path, from a cached copy whose sha256 matches the shipped file.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping
-from types import MappingProxyType
+import threading
 
 from ..compile.policy import CompiledProfile, compile_profile
 from ..compile.source import SourceDocument
@@ -18,6 +18,8 @@ from .sources import to_source
 
 __all__ = [
     "BUILTIN_PROFILE_NAMES",
+    "adopt_builtin_source",
+    "builtin_preset_source",
     "builtin_preset_table",
     "builtin_profile",
     "builtin_profile_source",
@@ -26,48 +28,75 @@ __all__ = [
 
 BUILTIN_PROFILE_NAMES = ("P01", "P02", "P03")
 
+_lock = threading.Lock()
+_profiles: dict[str, tuple[CompiledProfile, SourceDocument]] = {}
+_presets: list[tuple[PresetTable, SourceDocument]] = []
 
-@functools.cache
-def _profiles() -> Mapping[str, tuple[CompiledProfile, SourceDocument]]:
-    from ..language import builtin_profiles
 
-    table: dict[str, tuple[CompiledProfile, SourceDocument]] = {}
-    for name, loaded in builtin_profiles().items():
-        source = to_source(loaded)
-        table[name] = (compile_profile(source), source)
-    return MappingProxyType(table)
+def _known(name: str) -> str:
+    upper = name.upper()
+    if upper not in BUILTIN_PROFILE_NAMES:
+        known = ", ".join(BUILTIN_PROFILE_NAMES)
+        raise ConfigurationError(f"unknown profile: {name} (built-in: {known})")
+    return upper
+
+
+def adopt_builtin_source(source: SourceDocument) -> CompiledProfile:
+    """The singleton for a built-in profile's document (compiled from it if not yet made).
+
+    The caller vouches that ``source`` is the shipped file's content (the cache checks the
+    file's sha256 before handing it over).
+    """
+    name = _known(str(source.data.get("name", "")))
+    with _lock:
+        found = _profiles.get(name)
+        if found is None:
+            found = (compile_profile(source), source)
+            _profiles[name] = found
+    return found[0]
 
 
 def builtin_profile(name: str) -> CompiledProfile:
     """The singleton of built-in profile ``name`` (``P01``, ``P02``, ``P03``)."""
-    found = _profiles().get(name.upper())
-    if found is None:
-        known = ", ".join(BUILTIN_PROFILE_NAMES)
-        raise ConfigurationError(f"unknown profile: {name} (built-in: {known})")
-    return found[0]
+    upper = _known(name)
+    found = _profiles.get(upper)
+    if found is not None:
+        return found[0]
+    from ..language import builtin_profiles
+
+    return adopt_builtin_source(to_source(builtin_profiles()[upper]))
 
 
 def builtin_profile_source(name: str) -> SourceDocument:
     """The document a built-in profile was compiled from (its rules and examples)."""
     builtin_profile(name)
-    return _profiles()[name.upper()][1]
+    return _profiles[_known(name)][1]
 
 
 def require_builtin(profile: CompiledProfile) -> CompiledProfile:
     """``profile`` itself if it is a built-in singleton; a look-alike is refused."""
-    for candidate, _ in _profiles().values():
-        if candidate is profile:
-            return profile
-    raise ConfigurationError(
-        f"profile {profile.name} (chapter {profile.chapter}) is not a built-in profile object; "
-        "select built-in profiles by name"
-    )
+    found = _profiles.get(profile.name.upper())
+    if found is None or found[0] is not profile:
+        raise ConfigurationError(
+            f"profile {profile.name} (chapter {profile.chapter}) is not the built-in profile "
+            "object; select built-in profiles by name"
+        )
+    return profile
 
 
-@functools.cache
+def builtin_preset_source() -> SourceDocument:
+    """The document of the frozen default preset table (``policy/presets.yaml``)."""
+    if not _presets:
+        from ..language import builtin_presets
+
+        source = to_source(builtin_presets())
+        with _lock:
+            if not _presets:
+                _presets.append((PresetTable.from_data(source.data, source.path), source))
+    return _presets[0][1]
+
+
 def builtin_preset_table() -> PresetTable:
-    """The frozen default preset table (``policy/presets.yaml``)."""
-    from ..language import builtin_presets
-
-    loaded = builtin_presets()
-    return PresetTable.from_data(to_source(loaded).data, loaded.path)
+    """The frozen default preset table."""
+    builtin_preset_source()
+    return _presets[0][0]

@@ -60,8 +60,17 @@ RULES = "rules"
 RECOMMENDATIONS = "recommendations"
 
 
-def default_decision(effect: Effect, behavior: Behavior) -> Decision:
-    """The decision a profile default gives when every participant passed."""
+_TOOL_EXECUTION = Decision(Behavior.ASK, "Tool execution requires approval", "shell-default")
+
+
+def default_decision(tool: str, effect: Effect, behavior: Behavior) -> Decision:
+    """The decision a profile default gives when every participant passed.
+
+    The execute default keeps the seed's wording for the shell; another executing tool (an
+    agent's MCP tool, say) is told it is a tool, not a shell, that needs approval.
+    """
+    if effect is Effect.EXECUTE and behavior is Behavior.ASK and tool != "shell":
+        return _TOOL_EXECUTION
     return _DEFAULTS[(effect, behavior)]
 
 
@@ -154,7 +163,9 @@ class DecisionEngine:
         effect = request.definition.effect
         resolved = strongest
         if strongest.behavior is Behavior.PASSTHROUGH:
-            resolved = _DEFAULTS[(effect, self._policy.profile.defaults[effect])]
+            resolved = default_decision(
+                request.definition.name, effect, self._policy.profile.defaults[effect]
+            )
         mode = knobs.sandbox
         effective_mode = escalation if escalation is not None else mode
         if resolved.behavior is Behavior.ASK and knobs.approval is ApprovalPolicy.NEVER:

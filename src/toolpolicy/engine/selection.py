@@ -11,6 +11,7 @@ import os
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
 from ..compile.source import SourceDocument
@@ -24,7 +25,8 @@ from ..tools.workspace import WorkspaceBoundary
 from .approval import ApprovalService
 from .builtin import (
     BUILTIN_PROFILE_NAMES,
-    builtin_preset_table,
+    adopt_builtin_source,
+    builtin_preset_source,
     builtin_profile,
     builtin_profile_source,
     require_builtin,
@@ -37,7 +39,7 @@ from .request import PermissionRequest
 from .session import SessionEvent, SessionLog
 from .sources import to_source
 
-__all__ = ["ToolPolicy", "load"]
+__all__ = ["PolicySources", "ToolPolicy", "assemble", "gather_sources", "load"]
 
 PathLike = str | os.PathLike[str]
 
@@ -124,6 +126,40 @@ class ToolPolicy:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class PolicySources:
+    """Every validated document of a selection, as plain data: what the cache stores."""
+
+    profile: SourceDocument
+    layers: tuple[SourceDocument, ...]
+    presets: SourceDocument
+
+    @property
+    def documents(self) -> tuple[SourceDocument, ...]:
+        """Profile, layers and preset table."""
+        return (self.profile, *self.layers, self.presets)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-serialisable form."""
+        return {
+            "profile": self.profile.to_json(),
+            "layers": [d.to_json() for d in self.layers],
+            "presets": self.presets.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> PolicySources:
+        """The inverse of ``to_json``; raises ``ValueError``/``KeyError`` when malformed."""
+        layers = value["layers"]
+        if not isinstance(layers, list):
+            raise ValueError("malformed layers")
+        return cls(
+            profile=SourceDocument.from_json(value["profile"]),
+            layers=tuple(SourceDocument.from_json(d) for d in layers),
+            presets=SourceDocument.from_json(value["presets"]),
+        )
+
+
 def load(
     profile: str | CompiledProfile = "P03",
     preset: str | None = None,
@@ -139,10 +175,37 @@ def load(
     of a ``Policy`` file (whose ``extends`` chain names the profile; P03 when it has none).
     ``policies`` are layered on top in order: their rules add up and deny still wins.
     """
+    sources = gather_sources(profile, policies, presets)
+    return assemble(sources, preset=preset, sandbox=sandbox, approval=approval, workspace=workspace)
+
+
+def gather_sources(
+    profile: str | CompiledProfile = "P03",
+    policies: Sequence[PathLike] = (),
+    presets: PathLike | None = None,
+) -> PolicySources:
+    """Read and validate every document of a selection (this is where the loaders run)."""
     base, layers = _select_profile(profile)
     for path in policies:
         layers.extend(_policy_layers(path, base))
-    table = _preset_table(presets)
+    return PolicySources(
+        profile=builtin_profile_source(base.name),
+        layers=tuple(layers),
+        presets=_preset_source(presets),
+    )
+
+
+def assemble(
+    sources: PolicySources,
+    *,
+    preset: str | None = None,
+    sandbox: SandboxMode | str | None = None,
+    approval: ApprovalPolicy | str | None = None,
+    workspace: PathLike = ".",
+) -> ToolPolicy:
+    """Compile validated sources and set the knobs; no YAML, pydantic or jsonschema here."""
+    base = adopt_builtin_source(sources.profile)
+    table = PresetTable.from_data(sources.presets.data, sources.presets.path)
     knobs = Knobs(table)
     if preset is not None:
         knobs.apply_preset(preset)
@@ -150,13 +213,12 @@ def load(
         knobs.set_sandbox(sandbox)
     if approval is not None:
         knobs.set_approval(approval)
-    documents = [builtin_profile_source(base.name), *layers]
-    compiled = compile_policy(base, documents)
+    compiled = compile_policy(base, [sources.profile, *sources.layers])
     root = os.fspath(workspace)
     if not os.path.isdir(root):
         raise ConfigurationError(f"workspace is not a directory: {root}")
     boundary = WorkspaceBoundary(root)
-    enforces = base.capabilities.has("policy") or bool(layers)
+    enforces = base.capabilities.has("policy") or bool(sources.layers)
     tools = ToolSnapshot(d for d in builtin_definitions() if d.name in base.tools)
     return ToolPolicy(
         compiled=compiled,
@@ -213,9 +275,9 @@ def _chain(
     return base, [to_source(d) for d in chain]
 
 
-def _preset_table(presets: PathLike | None) -> PresetTable:
+def _preset_source(presets: PathLike | None) -> SourceDocument:
     if presets is None:
-        return builtin_preset_table()
+        return builtin_preset_source()
     from ..language import load_document
 
     loaded = load_document(presets)
@@ -223,4 +285,6 @@ def _preset_table(presets: PathLike | None) -> PresetTable:
         raise ConfigurationError(
             f"{loaded.path}: expected a PresetTable document, got {loaded.kind}"
         )
-    return PresetTable.from_data(to_source(loaded).data, loaded.path)
+    source = to_source(loaded)
+    PresetTable.from_data(source.data, source.path)  # refuse a bad table now, at load
+    return source

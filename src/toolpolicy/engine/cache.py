@@ -1,0 +1,102 @@
+"""The compiled-policy cache: validated sources keyed by the content of every source file.
+
+A cached entry is used only when the sha256 of every file it was built from still matches
+and its own checksum is intact; anything else — a stale, corrupt, unreadable or foreign
+entry — is ignored and the policy is loaded through the full loaders again (and the entry
+rewritten). The cache saves the YAML, schema and pydantic work, never a check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from .selection import PolicySources
+
+__all__ = ["cache_dir", "cached_sources"]
+
+_FORMAT = 1
+
+
+def cache_dir() -> Path:
+    """``$TOOLPOLICY_CACHE_DIR``, else ``$XDG_CACHE_HOME/toolpolicy`` or ``~/.cache/toolpolicy``."""
+    explicit = os.environ.get("TOOLPOLICY_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "toolpolicy"
+
+
+def _canonical(value: object) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _file_sha256(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def cached_sources(
+    key: Mapping[str, Any], load: Callable[[], PolicySources], directory: Path | None = None
+) -> PolicySources:
+    """The sources for ``key``: from the cache when every file still matches, else ``load()``."""
+    folder = directory if directory is not None else cache_dir()
+    full_key = {"format": _FORMAT, "version": __version__, **key}
+    entry = folder / (hashlib.sha256(_canonical(full_key)).hexdigest()[:40] + ".json")
+    found = _read(entry, full_key)
+    if found is not None:
+        return found
+    sources = load()
+    _write(entry, full_key, sources)
+    return sources
+
+
+def _read(entry: Path, key: Mapping[str, Any]) -> PolicySources | None:
+    try:
+        with open(entry, "rb") as handle:
+            payload = json.loads(handle.read(8 * 1024 * 1024 + 1))
+        body = payload["body"]
+        if payload["checksum"] != hashlib.sha256(_canonical(body)).hexdigest():
+            return None
+        if body["key"] != key:
+            return None
+        for path, sha in body["files"]:
+            if _file_sha256(path) != sha:
+                return None
+        return PolicySources.from_json(body["sources"])
+    except Exception:
+        # Missing, unreadable, truncated, tampered or from another format: never trusted.
+        return None
+
+
+def _write(entry: Path, key: Mapping[str, Any], sources: PolicySources) -> None:
+    files = []
+    for document in sources.documents:
+        path = os.path.abspath(document.path)
+        sha = _file_sha256(path)
+        if sha != document.sha256:
+            return  # the file changed while loading; do not cache a mix
+        files.append([path, sha])
+    body = {"key": dict(key), "files": files, "sources": sources.to_json()}
+    payload = {"checksum": hashlib.sha256(_canonical(body)).hexdigest(), "body": body}
+    try:
+        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=".entry-", dir=entry.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_canonical(payload))
+            os.replace(temp, entry)
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError:
+        pass  # a cache that cannot be written only costs speed

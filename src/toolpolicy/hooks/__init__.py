@@ -1,0 +1,1 @@
+"""Adapters that put toolpolicy in front of agents people already run (Claude Code)."""
