@@ -1,0 +1,379 @@
+"""Benchmarks side by side: toolpolicy against casbin, cedarpy, tollgate, agentpolicy, permitd.
+
+Run from the repository root::
+
+    pip install -e . -r bench/requirements.txt
+    python bench/compare.py
+
+One logical policy is expressed in every engine (see ``compare_cases``). Before anything is
+timed, every engine must return the expected decision for every request of the mix (and
+every scale policy for its two reads); a single mismatch prints the differences and exits 1.
+Then each row is timed (warm-up, median of chunk means over several runs) and one markdown
+table is printed, followed by the scale rows, the start-up rows and the targets of issue 8.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from compare_cases import CASES, Case, Workspace, workspace
+from compare_peers import PEER_NAMES, Peer, available_peers
+from compare_scale import SCALE_SIZES, UNMATCHED_PATH, matched_path, scale_rules, write_policy
+from compare_startup import StartupRow, time_startup
+from compare_timing import Settings, Timing, measure
+from compare_toolpolicy import ToolPolicySubject, label
+
+__all__ = ["Row", "ScaleRow", "main", "precheck"]
+
+Call = Callable[[], object]
+US = 1e6
+READ = CASES[0]
+WRITE = next(case for case in CASES if case.key == "write-inside")
+ESCAPE = next(case for case in CASES if case.key == "write-symlink")
+SHELL = next(case for case in CASES if case.key == "shell")
+MIX_NAME = f"mix of {len(CASES)} requests"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One timed row of the main table."""
+
+    engine: str
+    what: str
+    timing: Timing
+    includes: str
+    baseline: str | None = None
+    """The toolpolicy row this one is compared with (``read`` or ``mix``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScaleRow:
+    """One engine at one policy size: the unmatched and the matched read."""
+
+    engine: str
+    rules: int
+    unmatched: Timing
+    matched: Timing
+
+
+def _check(label_of: Callable[[object], str], call: Call, expected: str, where: str) -> str:
+    try:
+        got = label_of(call())
+    except Exception as exc:
+        got = f"error {type(exc).__name__}: {exc}"
+    return "" if got == expected else f"{where}: expected {expected}, got {got}"
+
+
+def precheck(
+    ws: Workspace, subject: ToolPolicySubject, peers: Sequence[Peer], scale: bool
+) -> list[str]:
+    """Every mismatch between an engine's decision and the expected one (empty: all agree)."""
+    problems: list[str] = []
+    for case in CASES:
+        where = f"toolpolicy {case.key}"
+        problems.append(_check(label, subject.bind(case), case.expected, where))
+        problems.append(_check(label, subject.bind_check(case), case.expected, f"{where} check"))
+        for peer in peers:
+            where = f"{peer.name} {case.key}"
+            problems.append(_check(str, peer.bind(case), peer.expected(case), where))
+    for fsync in (False, True):
+        gate, sink = subject.gate(fsync=fsync)
+        with sink:
+            problems.append(
+                _check(label, subject.bind_gate(gate, READ), "allow", "toolpolicy gate")
+            )
+    if scale:
+        for count in SCALE_SIZES:
+            problems.extend(_precheck_scale(ws, count, peers))
+    return [problem for problem in problems if problem]
+
+
+def _scale_calls(
+    ws: Workspace, count: int, peers: Sequence[Peer]
+) -> list[tuple[str, Call, Call, Callable[[object], str]]]:
+    subject = ToolPolicySubject(ws, write_policy(ws.scratch, count))
+    matched = matched_path(count)
+    calls: list[tuple[str, Call, Call, Callable[[object], str]]] = [
+        (
+            "toolpolicy",
+            subject.bind_call("read_file", {"path": UNMATCHED_PATH}),
+            subject.bind_call("read_file", {"path": matched}),
+            label,
+        )
+    ]
+    rules = scale_rules(count)
+    for peer in peers:
+        if peer.scales:
+            calls.append(
+                (
+                    peer.name,
+                    peer.bind_scale(rules, "read_file", UNMATCHED_PATH),
+                    peer.bind_scale(rules, "read_file", matched),
+                    str,
+                )
+            )
+    return calls
+
+
+def _precheck_scale(ws: Workspace, count: int, peers: Sequence[Peer]) -> list[str]:
+    problems: list[str] = []
+    for engine, unmatched, matched, label_of in _scale_calls(ws, count, peers):
+        where = f"{engine} {count} rules"
+        problems.append(_check(label_of, unmatched, "allow", f"{where} unmatched read"))
+        problems.append(_check(label_of, matched, "deny", f"{where} matched read"))
+    return problems
+
+
+def _decision_rows(
+    subject: ToolPolicySubject, peers: Sequence[Peer], settings: Settings
+) -> list[Row]:
+    rows = [
+        Row(
+            "toolpolicy",
+            "read decision (read_file src/a.py → allow)",
+            measure([subject.bind(READ)], settings),
+            "engine.evaluate on a prepared request: sandbox, indexed rules with the "
+            "normalized path, default; knobs folded once",
+            "read",
+        ),
+        Row(
+            "toolpolicy",
+            "write decision, symlink-safe boundary (src/new.py → ask)",
+            measure([subject.bind(WRITE)], settings),
+            "boundary resolves every component (lstat/readlink), rules on link and target",
+        ),
+        Row(
+            "toolpolicy",
+            "write through an escaping symlink (link/escape.txt → deny)",
+            measure([subject.bind(ESCAPE)], settings),
+            "as above; the boundary denies",
+        ),
+        Row(
+            "toolpolicy",
+            "shell decision, compound command → ask",
+            measure([subject.bind(SHELL)], settings),
+            f"splits `{SHELL.arguments['command']}` into its simple commands",
+        ),
+        Row(
+            "toolpolicy",
+            MIX_NAME,
+            measure([subject.bind(case) for case in CASES], settings),
+            "the eight requests in turn; the unknown tool is denied by ToolSnapshot.prepare",
+            "mix",
+        ),
+        Row(
+            "toolpolicy",
+            "policy.check(read_file, {path})",
+            measure([subject.bind_check(READ)], settings),
+            "public API: argument preparation + knob fold + decision",
+        ),
+    ]
+    for fsync in (False, True):
+        gate, sink = subject.gate(fsync=fsync)
+        with sink:
+            timing = measure([subject.bind_gate(gate, READ)], settings)
+        rows.append(
+            Row(
+                "toolpolicy",
+                f"full gate, read, JSONL audit {'with' if fsync else 'without'} fsync",
+                timing,
+                "Gate.decide: decision + AuditRecord (timestamp, sha256 of the arguments) "
+                f"+ one O_APPEND write{' + fsync' if fsync else ''}",
+            )
+        )
+    for peer in peers:
+        rows.append(
+            Row(peer.title, "read decision", measure([peer.bind(READ)], settings), "", "read")
+        )
+        rows.append(
+            Row(
+                peer.title,
+                MIX_NAME,
+                measure([peer.bind(case) for case in CASES], settings),
+                peer.includes,
+                "mix",
+            )
+        )
+    return rows
+
+
+def _scale_rows(ws: Workspace, peers: Sequence[Peer], settings: Settings) -> list[ScaleRow]:
+    rows: list[ScaleRow] = []
+    for count in SCALE_SIZES:
+        for engine, unmatched, matched, _ in _scale_calls(ws, count, peers):
+            rows.append(
+                ScaleRow(
+                    engine, count, measure([unmatched], settings), measure([matched], settings)
+                )
+            )
+    return rows
+
+
+def _us(seconds: float) -> str:
+    value = seconds * US
+    if value >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
+def _span(timing: Timing) -> str:
+    return f"{_us(timing.low)}–{_us(timing.high)}"
+
+
+def format_rows(rows: Sequence[Row]) -> list[str]:
+    """The main markdown table."""
+    base = {row.baseline: row.timing.median for row in rows if row.engine == "toolpolicy"}
+    out = [
+        "| engine | what | median µs/decision | min–max over runs | × toolpolicy | includes |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        ratio = ""
+        if row.baseline is not None and row.baseline in base:
+            ratio = f"{row.timing.median / base[row.baseline]:.1f}×"
+        out.append(
+            f"| {row.engine} | {row.what} | {_us(row.timing.median)} | {_span(row.timing)} | "
+            f"{ratio} | {row.includes} |"
+        )
+    return out
+
+
+def format_scale(rows: Sequence[ScaleRow]) -> list[str]:
+    """The scale table: one line per engine and size, growth against the smallest size."""
+    smallest: dict[str, ScaleRow] = {}
+    out = [
+        "| engine | rules | unmatched read µs | min–max | matched read µs | min–max | growth |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in sorted(rows, key=lambda r: (r.engine != "toolpolicy", r.engine, r.rules)):
+        first = smallest.setdefault(row.engine, row)
+        growth = (
+            f"{row.unmatched.median / first.unmatched.median:.1f}× / "
+            f"{row.matched.median / first.matched.median:.1f}×"
+        )
+        out.append(
+            f"| {row.engine} | {row.rules:,} | {_us(row.unmatched.median)} | "
+            f"{_span(row.unmatched)} | {_us(row.matched.median)} | {_span(row.matched)} | "
+            f"{growth} |"
+        )
+    return out
+
+
+def format_startup(rows: Sequence[StartupRow]) -> list[str]:
+    """The start-up table."""
+    out = ["| command | median ms | min–max ms | × bare Python |", "|---|---:|---:|---:|"]
+    for row in rows:
+        out.append(
+            f"| `{row.label}` | {row.median * 1000:.1f} | "
+            f"{row.low * 1000:.1f}–{row.high * 1000:.1f} | {row.ratio:.1f}× |"
+        )
+    return out
+
+
+def targets(rows: Sequence[Row], scale: Sequence[ScaleRow]) -> list[str]:
+    """Issue 8's targets, each met or missed, from this run's medians."""
+    by_what = {(row.engine, row.what): row.timing.median * US for row in rows}
+    tp = {row.what: row.timing.median * US for row in rows if row.engine == "toolpolicy"}
+    read = tp[_decision_what(rows, "read")]
+    found: list[tuple[str, float, float]] = [
+        ("read decision ≤ 1.5 µs", read, 1.5),
+        ("write decision with the boundary ≤ 8 µs", tp[_what(rows, "write decision")], 8.0),
+        ("full gate, JSONL without fsync ≤ 15 µs", tp[_what(rows, "without fsync")], 15.0),
+    ]
+    largest = [r for r in scale if r.engine == "toolpolicy" and r.rules == max(SCALE_SIZES)]
+    if largest:
+        worst = max(largest[0].unmatched.median, largest[0].matched.median) * US
+        found.append((f"{max(SCALE_SIZES):,}-rule policy: read ≤ 3 µs", worst, 3.0))
+    out = [
+        f"- {name}: {value:.2f} µs — {'met' if value <= limit else 'MISSED'}"
+        for name, value, limit in found
+    ]
+    peers = [
+        v for (engine, what), v in by_what.items() if engine != "toolpolicy" and what == MIX_NAME
+    ]
+    if peers:
+        mix = tp[MIX_NAME]
+        fastest = min(peers)
+        verdict = "met" if fastest >= 2 * mix else "MISSED"
+        out.append(
+            f"- ≥ 2× faster than the fastest peer on the mix: {fastest / mix:.1f}× — {verdict}"
+        )
+    return out
+
+
+def _what(rows: Sequence[Row], fragment: str) -> str:
+    return next(row.what for row in rows if row.engine == "toolpolicy" and fragment in row.what)
+
+
+def _decision_what(rows: Sequence[Row], baseline: str) -> str:
+    return next(row.what for row in rows if row.engine == "toolpolicy" and row.baseline == baseline)
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--engines",
+        default=",".join(PEER_NAMES),
+        help="comma-separated peers to include (toolpolicy always runs; 'none' for none)",
+    )
+    parser.add_argument("--check-only", action="store_true", help="run the pre-check only")
+    parser.add_argument("--quick", action="store_true", help="short runs (smoke test)")
+    parser.add_argument("--no-scale", action="store_true", help="skip the scale rows")
+    parser.add_argument("--no-startup", action="store_true", help="skip the start-up rows")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Pre-check, time, print; 0 when every engine agreed, 1 on a mismatch."""
+    args = _arguments(argv)
+    wanted = {name.strip() for name in args.engines.split(",") if name.strip()}
+    unknown = wanted - set(PEER_NAMES) - {"none"}
+    if unknown:
+        print(f"unknown engines: {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    settings = Settings(runs=3, chunks=3, chunk_seconds=0.005) if args.quick else Settings()
+    scale_settings = Settings(runs=3, chunks=3, chunk_seconds=0.01, max_calls_per_chunk=20_000)
+    if args.quick:
+        scale_settings = settings
+    with workspace() as ws:
+        subject = ToolPolicySubject(ws)
+        installed, missing = available_peers(ws)
+        peers = [peer for peer in installed if peer.name in wanted]
+        skipped = sorted(name for name in missing if name in wanted)
+        if skipped:
+            print(f"not installed, skipped: {', '.join(skipped)}")
+        problems = precheck(ws, subject, peers, scale=not args.no_scale)
+        if problems:
+            print("pre-check FAILED: an engine gave the wrong decision", file=sys.stderr)
+            for problem in problems:
+                print(f"  {problem}", file=sys.stderr)
+            return 1
+        engines = ", ".join(["toolpolicy", *(peer.name for peer in peers)])
+        print(f"pre-check passed: {engines} agree on {len(CASES)} requests")
+        if args.check_only:
+            return 0
+        print(
+            f"\nPython {platform.python_version()} on {platform.machine()}, "
+            f"{os.cpu_count()} CPUs; median of {settings.runs} runs × {settings.chunks} "
+            "chunk means\n"
+        )
+        rows = _decision_rows(subject, peers, settings)
+        print("\n".join(format_rows(rows)))
+        scale: list[ScaleRow] = []
+        if not args.no_scale:
+            scale = _scale_rows(ws, peers, scale_settings)
+            print("\n" + "\n".join(format_scale(scale)))
+        if not args.no_startup:
+            startup = time_startup(ws.root, repeats=5 if args.quick else 20)
+            print("\n" + "\n".join(format_startup(startup)))
+        print("\nTargets (issue 8):\n" + "\n".join(targets(rows, scale)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

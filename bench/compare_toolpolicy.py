@@ -1,0 +1,87 @@
+"""toolpolicy's side of the comparison: the pure decision, ``check`` and the full gate.
+
+The decision alone is ``policy.engine.evaluate(request, knobs)`` on a request prepared once
+and knobs folded once. A call that fails preparation (an unknown tool) never reaches the
+engine: for it the timed work is ``ToolSnapshot.prepare``, which is where toolpolicy denies
+it. The gate row is ``Gate.decide``: the decision plus an audit record built and written to
+a JSONL file.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from compare_cases import Case, Workspace
+
+from toolpolicy.core.errors import CallRejected
+from toolpolicy.engine.approval import ApprovalService
+from toolpolicy.engine.audit import JsonlAuditSink
+from toolpolicy.engine.evaluate import Evaluation
+from toolpolicy.engine.gate import Gate, GateDecision
+from toolpolicy.engine.selection import ToolPolicy, load
+from toolpolicy.tools.registry import PreparedCall, ToolCall
+
+__all__ = ["ToolPolicySubject", "label"]
+
+Call = Callable[[], object]
+
+
+def label(result: object) -> str:
+    """The behaviour a timed toolpolicy call produced: allow, ask or deny."""
+    if isinstance(result, Evaluation):
+        return result.effective.behavior.label
+    if isinstance(result, GateDecision):
+        return result.decision.behavior.label
+    if isinstance(result, PreparedCall) and result.error is not None:
+        return "deny"
+    if isinstance(result, str):
+        return result
+    raise TypeError(f"not a toolpolicy result: {result!r}")
+
+
+class ToolPolicySubject:
+    """A loaded P03 selection (optionally with layered policy files) over a workspace."""
+
+    def __init__(self, ws: Workspace, policies: Sequence[str] = ()) -> None:
+        self.ws = ws
+        self.policy: ToolPolicy = load("P03", policies=list(policies), workspace=ws.root)
+        self.knobs = self.policy.knobs
+
+    def bind(self, case: Case) -> Call:
+        """The pure decision for ``case`` (or the preparation that rejects it)."""
+        return self.bind_call(case.tool, dict(case.arguments))
+
+    def bind_call(self, tool: str, arguments: dict[str, object]) -> Call:
+        """The pure decision for one call, prepared once."""
+        try:
+            request = self.policy.request(tool, arguments)
+        except CallRejected:
+            return functools.partial(self.policy.tools.prepare, ToolCall("bench", tool, arguments))
+        return functools.partial(self.policy.engine.evaluate, request, self.knobs)
+
+    def bind_check(self, case: Case) -> Call:
+        """The public ``policy.check(tool, arguments)``: preparation, knob fold, decision."""
+        policy, tool, arguments = self.policy, case.tool, dict(case.arguments)
+
+        def check() -> str:
+            try:
+                return policy.check(tool, arguments).behavior.label
+            except CallRejected:
+                return "deny"
+
+        return check
+
+    def gate(self, *, fsync: bool) -> tuple[Gate, JsonlAuditSink]:
+        """A gate auditing to a fresh JSONL file in the scratch directory."""
+        name = "audit-fsync.jsonl" if fsync else "audit.jsonl"
+        sink = JsonlAuditSink(os.path.join(self.ws.scratch, name), fsync=fsync)
+        return self.policy.gate(approval=ApprovalService(), audit=[sink]), sink
+
+    def bind_gate(self, gate: Gate, case: Case) -> Call:
+        """``gate.decide`` on a request built once: decision + audit record written."""
+        request = self.policy.request(case.tool, dict(case.arguments))
+        decide: Callable[[Any], GateDecision] = gate.decide
+        return functools.partial(decide, request)
