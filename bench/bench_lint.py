@@ -1,0 +1,140 @@
+"""Benchmark ``toolpolicy lint``: 1,000 generated policy files, one 10,000-rule file, and the
+four hostile inputs (alias bomb, 20,000-deep nesting, binary, tab indentation).
+
+Run: ``python bench/bench_lint.py`` (``--files N``, ``--rules N`` to change the sizes).
+Prints one line per measurement; the target is 1,000 files in under 3 s of lint time
+(in-process, the interpreter's start-up and imports excluded; the subprocess line includes
+them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from toolpolicy.lint import lint_paths
+
+TARGET_SECONDS = 3.0
+
+_POLICY = """\
+apiVersion: toolpolicy/v1
+kind: Policy
+name: team-{n}
+extends: P03
+description: Generated policy number {n}
+rules:
+  - name: no-env-{n}
+    behavior: deny
+    reason: Secrets stay private
+    match: {{tools: [read_file, write_file, edit_file], paths: [".env", "secrets-{n}/**"]}}
+  - name: push-asks-{n}
+    behavior: ask
+    reason: Pushing needs a human
+    match: {{commands: ["git push", "npm publish"]}}
+  - name: tests-{n}
+    behavior: allow
+    reason: Tests are safe
+    match: {{commands: ["pytest", "git status"]}}
+examples:
+  - call: {{tool: read_file, arguments: {{path: .env}}}}
+    expect: {{behavior: deny, source: no-env-{n}}}
+  - call: {{tool: shell, arguments: {{command: git push origin main}}}}
+    expect: {{behavior: ask, source: push-asks-{n}}}
+  - call: {{tool: shell, arguments: {{command: pytest -q}}}}
+    expect: {{behavior: allow, source: tests-{n}}}
+"""
+
+
+def _many_files(folder: Path, count: int) -> None:
+    for n in range(count):
+        sub = folder / f"team{n % 10}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"policy-{n}.yaml").write_text(_POLICY.format(n=n), encoding="utf-8")
+
+
+def _big_file(path: Path, rules: int) -> None:
+    lines = ["apiVersion: toolpolicy/v1", "kind: Policy", "name: big", "rules:"]
+    for n in range(rules):
+        lines += [
+            f"  - name: rule-{n}",
+            "    behavior: deny",
+            "    reason: Generated",
+            f'    match: {{tools: [read_file], paths: ["dir-{n}/**"]}}',
+        ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _hostile(folder: Path) -> dict[str, Path]:
+    bomb = "apiVersion: toolpolicy/v1\nkind: Policy\nname: x\na0: &a0 [x, x, x, x, x, x, x, x, x]\n"
+    for i in range(1, 10):
+        bomb += f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]\n"
+    depth = 20_000
+    files = {
+        "alias bomb": bomb.encode(),
+        "20,000-deep nesting": (
+            "apiVersion: toolpolicy/v1\nkind: Policy\nname: x\nrules: "
+            + "[" * depth
+            + "]" * depth
+            + "\n"
+        ).encode(),
+        "binary file": b"apiVersion: toolpolicy/v1\n\x00\x01\x02\xff\xfe",
+        "tab-indented file": b"apiVersion: toolpolicy/v1\nkind: Policy\nname: x\nrules:\n\t- a\n",
+    }
+    paths = {}
+    for n, (label, data) in enumerate(files.items()):
+        path = folder / f"hostile-{n}.yaml"
+        path.write_bytes(data)
+        paths[label] = path
+    return paths
+
+
+def _timed(paths: list[str]) -> tuple[float, int, int]:
+    start = time.perf_counter()
+    result = lint_paths(paths)
+    elapsed = time.perf_counter() - start
+    return elapsed, len(result.files), len(result.findings)
+
+
+def main() -> int:
+    """Run every measurement and print the numbers; exit 1 if the file target is missed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--rules", type=int, default=10_000)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        many = root / "many"
+        many.mkdir()
+        _many_files(many, options.files)
+        big = root / "big.yaml"
+        _big_file(big, options.rules)
+        hostile = _hostile(root)
+
+        lint_paths([str(next(many.rglob("*.yaml")))])  # warm the built-in profile caches
+        elapsed, files, findings = _timed([str(many)])
+        ok = elapsed < TARGET_SECONDS
+        print(
+            f"{files} files: {elapsed:.2f} s in-process ({elapsed / files * 1000:.2f} ms/file), "
+            f"{findings} findings; target < {TARGET_SECONDS:.0f} s: {'met' if ok else 'MISSED'}"
+        )
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "toolpolicy", "lint", str(many)],
+            check=False,
+            stdout=subprocess.DEVNULL,
+        )
+        print(f"{files} files: {time.perf_counter() - start:.2f} s as a subprocess (with start-up)")
+        elapsed, _, findings = _timed([str(big)])
+        print(f"one {options.rules}-rule file: {elapsed:.2f} s in-process, {findings} findings")
+        for label, path in hostile.items():
+            elapsed, _, findings = _timed([str(path)])
+            print(f"{label}: {elapsed * 1000:.0f} ms, {findings} findings")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,7 @@
+"""The lint checks, one module per check; ``toolpolicy.lint.registry`` lists them by code.
+
+Each module has ``CODE`` (its stable finding code; the loader check also has ``CODES``),
+``SEVERITY``, and ``check(target)`` yielding ``Hit`` values. Its docstring, with a failing
+and a passing example, is the check's user documentation (``toolpolicy lint --explain``-style
+tools and the SARIF rule descriptions read it).
+"""
