@@ -21,14 +21,14 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from compare_cases import CASES, Case, Workspace, workspace
+from compare_cases import CASES, Workspace, workspace
 from compare_peers import PEER_NAMES, Peer, available_peers
 from compare_scale import SCALE_SIZES, UNMATCHED_PATH, matched_path, scale_rules, write_policy
 from compare_startup import StartupRow, time_startup
 from compare_timing import Settings, Timing, measure
-from compare_toolpolicy import ToolPolicySubject, label
+from compare_toolpolicy import ToolPolicySubject, label, write_command_policy
 
-__all__ = ["Row", "ScaleRow", "main", "precheck"]
+__all__ = ["Row", "ScaleRow", "ScaleSubject", "main", "precheck", "scale_subjects"]
 
 Call = Callable[[], object]
 US = 1e6
@@ -69,11 +69,55 @@ def _check(label_of: Callable[[object], str], call: Call, expected: str, where: 
     return "" if got == expected else f"{where}: expected {expected}, got {got}"
 
 
+@dataclass(frozen=True, slots=True)
+class ScaleSubject:
+    """One engine loaded with one N-rule policy: its unmatched and matched read calls."""
+
+    engine: str
+    rules: int
+    unmatched: Call
+    matched: Call
+    label_of: Callable[[object], str]
+
+
+def scale_subjects(ws: Workspace, count: int, peers: Sequence[Peer]) -> list[ScaleSubject]:
+    """toolpolicy and every peer that can express path rules, loaded with ``count`` rules."""
+    subject = ToolPolicySubject(ws, write_policy(ws.scratch, count))
+    matched = matched_path(count)
+    found = [
+        ScaleSubject(
+            "toolpolicy",
+            count,
+            subject.bind_call("read_file", {"path": UNMATCHED_PATH}),
+            subject.bind_call("read_file", {"path": matched}),
+            label,
+        )
+    ]
+    rules = scale_rules(count)
+    queries = [("read_file", UNMATCHED_PATH), ("read_file", matched)]
+    for peer in peers:
+        if peer.scales:
+            unmatched_call, matched_call = peer.bind_scale(rules, queries)
+            found.append(ScaleSubject(peer.name, count, unmatched_call, matched_call, str))
+    return found
+
+
 def precheck(
-    ws: Workspace, subject: ToolPolicySubject, peers: Sequence[Peer], scale: bool
+    subject: ToolPolicySubject,
+    peers: Sequence[Peer],
+    scale: Sequence[ScaleSubject] = (),
+    commands: ToolPolicySubject | None = None,
 ) -> list[str]:
-    """Every mismatch between an engine's decision and the expected one (empty: all agree)."""
+    """Every mismatch between an engine's decision and the expected one (empty: all agree).
+
+    ``commands`` is toolpolicy with the bench's command rule: the compound shell command
+    must still ask, and a line that hides ``rm -rf`` behind ``&&`` must be denied.
+    """
     problems: list[str] = []
+    if commands is not None:
+        problems.append(_check(label, commands.bind(SHELL), "ask", "toolpolicy commands shell"))
+        hidden = commands.bind_call("shell", {"command": "ls && rm -rf build"})
+        problems.append(_check(label, hidden, "deny", "toolpolicy commands rm -rf"))
     for case in CASES:
         where = f"toolpolicy {case.key}"
         problems.append(_check(label, subject.bind(case), case.expected, where))
@@ -87,55 +131,23 @@ def precheck(
             problems.append(
                 _check(label, subject.bind_gate(gate, READ), "allow", "toolpolicy gate")
             )
-    if scale:
-        for count in SCALE_SIZES:
-            problems.extend(_precheck_scale(ws, count, peers))
+    for item in scale:
+        where = f"{item.engine} {item.rules} rules"
+        problems.append(_check(item.label_of, item.unmatched, "allow", f"{where} unmatched read"))
+        problems.append(_check(item.label_of, item.matched, "deny", f"{where} matched read"))
     return [problem for problem in problems if problem]
 
 
-def _scale_calls(
-    ws: Workspace, count: int, peers: Sequence[Peer]
-) -> list[tuple[str, Call, Call, Callable[[object], str]]]:
-    subject = ToolPolicySubject(ws, write_policy(ws.scratch, count))
-    matched = matched_path(count)
-    calls: list[tuple[str, Call, Call, Callable[[object], str]]] = [
-        (
-            "toolpolicy",
-            subject.bind_call("read_file", {"path": UNMATCHED_PATH}),
-            subject.bind_call("read_file", {"path": matched}),
-            label,
-        )
-    ]
-    rules = scale_rules(count)
-    for peer in peers:
-        if peer.scales:
-            calls.append(
-                (
-                    peer.name,
-                    peer.bind_scale(rules, "read_file", UNMATCHED_PATH),
-                    peer.bind_scale(rules, "read_file", matched),
-                    str,
-                )
-            )
-    return calls
-
-
-def _precheck_scale(ws: Workspace, count: int, peers: Sequence[Peer]) -> list[str]:
-    problems: list[str] = []
-    for engine, unmatched, matched, label_of in _scale_calls(ws, count, peers):
-        where = f"{engine} {count} rules"
-        problems.append(_check(label_of, unmatched, "allow", f"{where} unmatched read"))
-        problems.append(_check(label_of, matched, "deny", f"{where} matched read"))
-    return problems
-
-
 def _decision_rows(
-    subject: ToolPolicySubject, peers: Sequence[Peer], settings: Settings
+    subject: ToolPolicySubject,
+    commands: ToolPolicySubject,
+    peers: Sequence[Peer],
+    settings: Settings,
 ) -> list[Row]:
     rows = [
         Row(
             "toolpolicy",
-            "read decision (read_file src/a.py → allow)",
+            "read decision (read_file src/a.py -> allow)",
             measure([subject.bind(READ)], settings),
             "engine.evaluate on a prepared request: sandbox, indexed rules with the "
             "normalized path, default; knobs folded once",
@@ -143,21 +155,28 @@ def _decision_rows(
         ),
         Row(
             "toolpolicy",
-            "write decision, symlink-safe boundary (src/new.py → ask)",
+            "write decision, symlink-safe boundary (src/new.py -> ask)",
             measure([subject.bind(WRITE)], settings),
             "boundary resolves every component (lstat/readlink), rules on link and target",
         ),
         Row(
             "toolpolicy",
-            "write through an escaping symlink (link/escape.txt → deny)",
+            "write through an escaping symlink (link/escape.txt -> deny)",
             measure([subject.bind(ESCAPE)], settings),
             "as above; the boundary denies",
         ),
         Row(
             "toolpolicy",
-            "shell decision, compound command → ask",
+            "shell decision, P03 alone -> ask",
             measure([subject.bind(SHELL)], settings),
-            f"splits `{SHELL.arguments['command']}` into its simple commands",
+            "no shell rule in P03, so the command line is not parsed; shell default",
+        ),
+        Row(
+            "toolpolicy",
+            "shell decision, compound command, with a command rule -> ask",
+            measure([commands.bind(SHELL)], settings),
+            f"P03 + a `rm -rf` deny rule: splits `{SHELL.arguments['command']}` into "
+            "3 simple commands and matches each",
         ),
         Row(
             "toolpolicy",
@@ -202,16 +221,16 @@ def _decision_rows(
     return rows
 
 
-def _scale_rows(ws: Workspace, peers: Sequence[Peer], settings: Settings) -> list[ScaleRow]:
-    rows: list[ScaleRow] = []
-    for count in SCALE_SIZES:
-        for engine, unmatched, matched, _ in _scale_calls(ws, count, peers):
-            rows.append(
-                ScaleRow(
-                    engine, count, measure([unmatched], settings), measure([matched], settings)
-                )
-            )
-    return rows
+def _scale_rows(scale: Sequence[ScaleSubject], settings: Settings) -> list[ScaleRow]:
+    return [
+        ScaleRow(
+            item.engine,
+            item.rules,
+            measure([item.unmatched], settings),
+            measure([item.matched], settings),
+        )
+        for item in scale
+    ]
 
 
 def _us(seconds: float) -> str:
@@ -222,20 +241,20 @@ def _us(seconds: float) -> str:
 
 
 def _span(timing: Timing) -> str:
-    return f"{_us(timing.low)}–{_us(timing.high)}"
+    return f"{_us(timing.low)}-{_us(timing.high)}"
 
 
 def format_rows(rows: Sequence[Row]) -> list[str]:
     """The main markdown table."""
     base = {row.baseline: row.timing.median for row in rows if row.engine == "toolpolicy"}
     out = [
-        "| engine | what | median µs/decision | min–max over runs | × toolpolicy | includes |",
+        "| engine | what | median µs/decision | min-max over runs | x toolpolicy | includes |",
         "|---|---|---:|---:|---:|---|",
     ]
     for row in rows:
         ratio = ""
         if row.baseline is not None and row.baseline in base:
-            ratio = f"{row.timing.median / base[row.baseline]:.1f}×"
+            ratio = f"{row.timing.median / base[row.baseline]:.1f}x"
         out.append(
             f"| {row.engine} | {row.what} | {_us(row.timing.median)} | {_span(row.timing)} | "
             f"{ratio} | {row.includes} |"
@@ -247,14 +266,14 @@ def format_scale(rows: Sequence[ScaleRow]) -> list[str]:
     """The scale table: one line per engine and size, growth against the smallest size."""
     smallest: dict[str, ScaleRow] = {}
     out = [
-        "| engine | rules | unmatched read µs | min–max | matched read µs | min–max | growth |",
+        "| engine | rules | unmatched read µs | min-max | matched read µs | min-max | growth |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for row in sorted(rows, key=lambda r: (r.engine != "toolpolicy", r.engine, r.rules)):
         first = smallest.setdefault(row.engine, row)
         growth = (
-            f"{row.unmatched.median / first.unmatched.median:.1f}× / "
-            f"{row.matched.median / first.matched.median:.1f}×"
+            f"{row.unmatched.median / first.unmatched.median:.1f}x / "
+            f"{row.matched.median / first.matched.median:.1f}x"
         )
         out.append(
             f"| {row.engine} | {row.rules:,} | {_us(row.unmatched.median)} | "
@@ -266,11 +285,11 @@ def format_scale(rows: Sequence[ScaleRow]) -> list[str]:
 
 def format_startup(rows: Sequence[StartupRow]) -> list[str]:
     """The start-up table."""
-    out = ["| command | median ms | min–max ms | × bare Python |", "|---|---:|---:|---:|"]
+    out = ["| command | median ms | min-max ms | x bare Python |", "|---|---:|---:|---:|"]
     for row in rows:
         out.append(
             f"| `{row.label}` | {row.median * 1000:.1f} | "
-            f"{row.low * 1000:.1f}–{row.high * 1000:.1f} | {row.ratio:.1f}× |"
+            f"{row.low * 1000:.1f}-{row.high * 1000:.1f} | {row.ratio:.1f}x |"
         )
     return out
 
@@ -281,14 +300,14 @@ def targets(rows: Sequence[Row], scale: Sequence[ScaleRow]) -> list[str]:
     tp = {row.what: row.timing.median * US for row in rows if row.engine == "toolpolicy"}
     read = tp[_decision_what(rows, "read")]
     found: list[tuple[str, float, float]] = [
-        ("read decision ≤ 1.5 µs", read, 1.5),
-        ("write decision with the boundary ≤ 8 µs", tp[_what(rows, "write decision")], 8.0),
-        ("full gate, JSONL without fsync ≤ 15 µs", tp[_what(rows, "without fsync")], 15.0),
+        ("read decision <= 1.5 µs", read, 1.5),
+        ("write decision with the boundary <= 8 µs", tp[_what(rows, "write decision")], 8.0),
+        ("full gate, JSONL without fsync <= 15 µs", tp[_what(rows, "without fsync")], 15.0),
     ]
     largest = [r for r in scale if r.engine == "toolpolicy" and r.rules == max(SCALE_SIZES)]
     if largest:
         worst = max(largest[0].unmatched.median, largest[0].matched.median) * US
-        found.append((f"{max(SCALE_SIZES):,}-rule policy: read ≤ 3 µs", worst, 3.0))
+        found.append((f"{max(SCALE_SIZES):,}-rule policy: read <= 3 µs", worst, 3.0))
     out = [
         f"- {name}: {value:.2f} µs — {'met' if value <= limit else 'MISSED'}"
         for name, value, limit in found
@@ -301,7 +320,7 @@ def targets(rows: Sequence[Row], scale: Sequence[ScaleRow]) -> list[str]:
         fastest = min(peers)
         verdict = "met" if fastest >= 2 * mix else "MISSED"
         out.append(
-            f"- ≥ 2× faster than the fastest peer on the mix: {fastest / mix:.1f}× — {verdict}"
+            f"- >= 2x faster than the fastest peer on the mix: {fastest / mix:.1f}x — {verdict}"
         )
     return out
 
@@ -342,31 +361,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         scale_settings = settings
     with workspace() as ws:
         subject = ToolPolicySubject(ws)
+        commands = ToolPolicySubject(ws, [write_command_policy(ws.scratch)])
         installed, missing = available_peers(ws)
         peers = [peer for peer in installed if peer.name in wanted]
         skipped = sorted(name for name in missing if name in wanted)
         if skipped:
             print(f"not installed, skipped: {', '.join(skipped)}")
-        problems = precheck(ws, subject, peers, scale=not args.no_scale)
+        scale_set: list[ScaleSubject] = []
+        if not args.no_scale:
+            for count in SCALE_SIZES:
+                scale_set.extend(scale_subjects(ws, count, peers))
+        problems = precheck(subject, peers, scale_set, commands)
         if problems:
             print("pre-check FAILED: an engine gave the wrong decision", file=sys.stderr)
             for problem in problems:
                 print(f"  {problem}", file=sys.stderr)
             return 1
         engines = ", ".join(["toolpolicy", *(peer.name for peer in peers)])
-        print(f"pre-check passed: {engines} agree on {len(CASES)} requests")
+        print(f"pre-check passed: every engine ({engines}) decided all {len(CASES)} requests")
         if args.check_only:
             return 0
         print(
             f"\nPython {platform.python_version()} on {platform.machine()}, "
-            f"{os.cpu_count()} CPUs; median of {settings.runs} runs × {settings.chunks} "
+            f"{os.cpu_count()} CPUs; median of {settings.runs} runs x {settings.chunks} "
             "chunk means\n"
         )
-        rows = _decision_rows(subject, peers, settings)
+        rows = _decision_rows(subject, commands, peers, settings)
         print("\n".join(format_rows(rows)))
-        scale: list[ScaleRow] = []
-        if not args.no_scale:
-            scale = _scale_rows(ws, peers, scale_settings)
+        scale = _scale_rows(scale_set, scale_settings)
+        if scale:
             print("\n" + "\n".join(format_scale(scale)))
         if not args.no_startup:
             startup = time_startup(ws.root, repeats=5 if args.quick else 20)

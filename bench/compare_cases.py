@@ -66,7 +66,7 @@ CASES: tuple[Case, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Workspace:
-    """A prepared workspace: ``root`` holds ``src/a.py`` and ``link`` → ``outside``."""
+    """A prepared workspace: ``root`` holds ``src/a.py`` and ``link`` -> ``outside``."""
 
     root: str
     outside: str

@@ -28,6 +28,7 @@ __all__ = [
     "CedarPeer",
     "Peer",
     "PermitdPeer",
+    "Query",
     "ScaleRule",
     "TollgatePeer",
     "available_peers",
@@ -36,6 +37,8 @@ __all__ = [
 Call = Callable[[], str]
 ScaleRule = tuple[str, str]
 """A scale rule as (tool, top directory): deny that tool under ``<top>/``."""
+Query = tuple[str, str]
+"""A scale request as (tool, path)."""
 
 _READS = ("read_file", "glob")
 _WRITES = ("write_file", "edit_file")
@@ -79,8 +82,8 @@ class Peer:
         """A timed callable deciding ``case`` over a request built once."""
         raise NotImplementedError
 
-    def bind_scale(self, rules: Sequence[ScaleRule], tool: str, path: str) -> Call:
-        """A callable deciding (tool, path) under ``rules`` plus the base policy."""
+    def bind_scale(self, rules: Sequence[ScaleRule], queries: Sequence[Query]) -> list[Call]:
+        """Callables deciding each (tool, path) query under ``rules`` plus the base policy."""
         raise NotImplementedError
 
 
@@ -147,9 +150,10 @@ class CasbinPeer(Peer):
         """See ``Peer.bind``."""
         return self._call(self._enforcer(()), case.tool, case.path or "")
 
-    def bind_scale(self, rules: Sequence[ScaleRule], tool: str, path: str) -> Call:
+    def bind_scale(self, rules: Sequence[ScaleRule], queries: Sequence[Query]) -> list[Call]:
         """See ``Peer.bind_scale``."""
-        return self._call(self._enforcer(rules), tool, path)
+        enforcer = self._enforcer(rules)
+        return [self._call(enforcer, tool, path) for tool, path in queries]
 
 
 class CedarPeer(Peer):
@@ -158,7 +162,7 @@ class CedarPeer(Peer):
     name = "cedarpy"
     distribution = "cedarpy"
     includes = (
-        "is_authorized (context dict → JSON → Rust → JSON → AuthzResult); boundary = "
+        "is_authorized (context dict -> JSON -> Rust -> JSON -> AuthzResult); boundary = "
         "realpath in the adapter, then `like` on the resolved path; ask = a permit whose "
         "@id starts with ask"
     )
@@ -215,9 +219,10 @@ class CedarPeer(Peer):
         """See ``Peer.bind``."""
         return self._call(self._policies(()), case.tool, case.path)
 
-    def bind_scale(self, rules: Sequence[ScaleRule], tool: str, path: str) -> Call:
+    def bind_scale(self, rules: Sequence[ScaleRule], queries: Sequence[Query]) -> list[Call]:
         """See ``Peer.bind_scale``."""
-        return self._call(self._policies(rules), tool, path)
+        loaded = self._policies(rules)
+        return [self._call(loaded, tool, path) for tool, path in queries]
 
 
 class TollgatePeer(Peer):
@@ -273,9 +278,10 @@ class TollgatePeer(Peer):
         """See ``Peer.bind``."""
         return self._call(self._evaluator(()), case.tool, dict(case.arguments))
 
-    def bind_scale(self, rules: Sequence[ScaleRule], tool: str, path: str) -> Call:
+    def bind_scale(self, rules: Sequence[ScaleRule], queries: Sequence[Query]) -> list[Call]:
         """See ``Peer.bind_scale``."""
-        return self._call(self._evaluator(rules), tool, {"path": path})
+        loaded = self._evaluator(rules)
+        return [self._call(loaded, tool, {"path": path}) for tool, path in queries]
 
 
 class AgentPolicyPeer(Peer):

@@ -23,7 +23,7 @@ Call = Callable[[], object]
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How long to measure: ``runs`` × ``chunks`` chunks of about ``chunk_seconds`` each."""
+    """How long to measure: ``runs`` x ``chunks`` chunks of about ``chunk_seconds`` each."""
 
     runs: int = 5
     chunks: int = 7

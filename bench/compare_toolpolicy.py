@@ -24,9 +24,30 @@ from toolpolicy.engine.gate import Gate, GateDecision
 from toolpolicy.engine.selection import ToolPolicy, load
 from toolpolicy.tools.registry import PreparedCall, ToolCall
 
-__all__ = ["ToolPolicySubject", "label"]
+__all__ = ["COMMAND_POLICY", "ToolPolicySubject", "label", "write_command_policy"]
+
+COMMAND_POLICY = """\
+apiVersion: toolpolicy/v1
+kind: Policy
+name: bench-commands
+extends: P03
+rules:
+  - name: no-recursive-delete
+    behavior: deny
+    reason: Recursive deletes are refused
+    match: {tools: [shell], commands: ["rm -rf"]}
+"""
+"""A command rule, so that a shell decision has to split the command line."""
 
 Call = Callable[[], object]
+
+
+def write_command_policy(folder: str) -> str:
+    """Write :data:`COMMAND_POLICY` into ``folder``; returns its path."""
+    path = os.path.join(folder, "bench-commands.yaml")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(COMMAND_POLICY)
+    return path
 
 
 def label(result: object) -> str:
