@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from ..compile.rules import CompiledRule
 from ..core.vocabulary import Effect
+from ..language.resources import data_dir
 from ..tools.registry import ToolSnapshot
 from .context import LintFile
 
-__all__ = ["RuleSite", "own_rules", "rule_sites", "tools_reached"]
+__all__ = ["RuleSite", "label", "own_rules", "rule_sites", "tools_reached"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,19 @@ class RuleSite:
 @functools.lru_cache(maxsize=4096)
 def _real(path: str) -> str:
     return os.path.realpath(path)
+
+
+@functools.cache
+def _shipped_profiles() -> str:
+    return os.path.realpath(data_dir("profiles"))
+
+
+def label(rule: CompiledRule) -> str:
+    """``name (file:line)``, with a shipped profile's file shown as ``built-in p03.yaml``."""
+    path, _, line = rule.origin.rpartition(":")
+    if os.path.dirname(_real(path)) == _shipped_profiles():
+        return f"{rule.name} (built-in {os.path.basename(path)}:{line})"
+    return rule.label
 
 
 def rule_sites(target: LintFile) -> tuple[RuleSite, ...]:

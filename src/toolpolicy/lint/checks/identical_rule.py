@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from ...compile.rules import CompiledRule
 from ..context import LintFile
 from ..finding import Hit, Severity
-from ..rules import rule_sites
+from ..rules import label, rule_sites
 
 __all__ = ["CODE", "SEVERITY", "check", "match_key"]
 
@@ -65,5 +65,5 @@ def check(target: LintFile) -> Iterator[Hit]:
                 site.line,
                 site.column,
                 f"rule {site.rule.name!r} has the same behavior and match as rule "
-                f"{earlier.label}; it never changes a decision",
+                f"{label(earlier)}; it never changes a decision",
             )

@@ -38,7 +38,7 @@ from ...core.vocabulary import Behavior
 from ...tools.registry import ToolSnapshot
 from ..context import LintFile
 from ..finding import Hit, Severity
-from ..rules import rule_sites
+from ..rules import label, rule_sites
 
 __all__ = ["CODE", "SEVERITY", "check", "covers"]
 
@@ -64,7 +64,7 @@ def check(target: LintFile) -> Iterator[Hit]:
                     site.line,
                     site.column,
                     f"allow rule {site.rule.name!r} never takes effect: every call it matches "
-                    f"also matches {other.rule.behavior.label} rule {other.rule.label}, and "
+                    f"also matches {other.rule.behavior.label} rule {label(other.rule)}, and "
                     f"{other.rule.behavior.label} beats allow",
                 )
                 break
