@@ -7,9 +7,11 @@ import os
 import select
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import IO, Any
 
@@ -154,6 +156,76 @@ def pty_runs() -> Iterator[list[PtyRun]]:
             if stream is not None:
                 stream.close()
         os.close(run.master)
+
+
+@dataclass
+class Canned:
+    status: int
+    body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+class ChatServer:
+    """Answers each POST with the next canned response and records what it got."""
+
+    def __init__(self) -> None:
+        self.responses: list[Canned] = []
+        self.received: list[Received] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(length))
+                server.received.append(Received(self.path, dict(self.headers), body))
+                canned = server.responses.pop(0)
+                self.send_response(canned.status)
+                for name, value in canned.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(canned.body)))
+                self.end_headers()
+                self.wfile.write(canned.body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def reply(self, status: int, body: object, **headers: str) -> None:
+        raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.responses.append(Canned(status, raw, headers))
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    chat = ChatServer()
+    chat.thread.start()
+    try:
+        yield chat
+    finally:
+        chat.httpd.shutdown()
+        chat.httpd.server_close()
+
+
+def completion(message: dict[str, Any], finish_reason: str = "stop") -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
+    }
 
 
 def audit_lines(path: Path) -> list[dict[str, Any]]:

@@ -25,7 +25,8 @@ from ..agent.messages import chat_messages
 from ..agent.model import ModelClient
 from ..agent.openai_client import OpenAIChatModel
 from ..agent.scripted import ScriptedModel
-from ..core.protocols import AuditSink
+from ..core.protocols import ApprovalRequest, AuditSink
+from ..core.vocabulary import ApprovalOutcome
 from ..engine.approval import ApprovalService
 from ..engine.audit import JsonlAuditSink, TerminalAuditSink
 from ..engine.terminal_approval import TerminalApproval
@@ -127,7 +128,7 @@ def run_cmd(
         runner = build_agent(
             policy,
             client,
-            approval=ApprovalService([TerminalApproval(sys.stdin, sys.stderr)]),
+            approval=ApprovalService([_CancelOnInterrupt(TerminalApproval(sys.stdin, sys.stderr))]),
             audit=sinks,
             max_turns=max_turns,
             interrupted=interrupted,
@@ -137,6 +138,33 @@ def run_cmd(
             _write_transcript(transcript_file, runner)
     if code != EXIT_OK:
         raise click.exceptions.Exit(code)
+
+
+class _CancelOnInterrupt:
+    """Terminal approval where Ctrl-C anywhere in the prompt is a cancelled answer.
+
+    ``TerminalApproval`` already maps an interrupt during its read; this also covers the
+    moment between printing the prompt and reading, so the cancellation is always decided
+    and audited before the run stops.
+    """
+
+    __slots__ = ("_terminal",)
+
+    def __init__(self, terminal: TerminalApproval) -> None:
+        self._terminal = terminal
+
+    @property
+    def name(self) -> str:
+        """The terminal's decision source."""
+        return self._terminal.name
+
+    def respond(self, request: ApprovalRequest) -> ApprovalOutcome:
+        """The terminal's answer, or ``cancelled`` on Ctrl-C."""
+        try:
+            return self._terminal.respond(request)
+        except KeyboardInterrupt:
+            sys.stderr.write("\n")
+            return ApprovalOutcome.CANCELLED
 
 
 def _run(runner: AgentRunner, prompt: str, interrupted: threading.Event) -> int:
