@@ -55,3 +55,11 @@ app.add_command(run_cmd)
 from .diff_cmd import diff_cmd  # noqa: E402
 
 app.add_command(diff_cmd)
+
+from .hook_cmd import hook_cmd  # noqa: E402
+
+app.add_command(hook_cmd)
+
+from .lint_cmd import lint_cmd  # noqa: E402
+
+app.add_command(lint_cmd)

@@ -27,6 +27,7 @@ class ToolBucket:
     unkeyed: tuple[CompiledRule, ...]
     by_segment: Mapping[str, tuple[CompiledRule, ...]]
     has_path_rules: bool
+    has_command_rules: bool
 
     @classmethod
     def build(cls, rules: Iterable[CompiledRule]) -> ToolBucket:
@@ -55,7 +56,13 @@ class ToolBucket:
             unkeyed=tuple(unkeyed),
             by_segment=MappingProxyType(by_segment),
             has_path_rules=len(pathless) != len(ordered),
+            has_command_rules=any(r.commands is not None for r in ordered),
         )
+
+    @property
+    def empty(self) -> bool:
+        """True when no rule can match a call of this tool."""
+        return not self.unkeyed and not self.by_segment
 
     def candidates(self, facts: CallFacts) -> tuple[CompiledRule, ...]:
         """The rules that can match ``facts``, in declaration order."""

@@ -8,12 +8,13 @@ library, and keeps every candidate for ``explain`` and the audit record.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..compile.commands import CommandLine, split_command_line
+from ..compile.index import ToolBucket
 from ..compile.paths import normalize_relative_path
 from ..compile.policy import CompiledPolicy
-from ..compile.rules import CallFacts
+from ..compile.rules import CallFacts, CompiledRule
 from ..core.decision import Decision
 from ..core.protocols import PathBoundary
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
@@ -58,6 +59,7 @@ SANDBOX = "sandbox"
 ESCALATION = "sandbox-escalation"
 RULES = "rules"
 RECOMMENDATIONS = "recommendations"
+_WRITE = Effect.WRITE
 
 
 _TOOL_EXECUTION = Decision(Behavior.ASK, "Tool execution requires approval", "shell-default")
@@ -74,8 +76,7 @@ def default_decision(tool: str, effect: Effect, behavior: Behavior) -> Decision:
     return _DEFAULTS[(effect, behavior)]
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """One participant's say: a decision, or ``None`` for no opinion; ``rule`` for rules."""
 
     participant: str
@@ -83,22 +84,35 @@ class Candidate:
     rule: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Evaluation:
+class Evaluation(NamedTuple):
     """Everything about one decision before any human answers.
 
     ``merged`` is the strongest candidate (or passthrough); ``resolved`` applies the profile
-    default to a passthrough; ``effective`` applies the ``never`` approval policy and carries
-    the sandbox mode — it is what ``toolpolicy check`` prints.
+    default to a passthrough; ``final`` applies the ``never`` approval policy. ``sandbox`` is
+    the mode the call would run under (a requested escalation's, if it is approved).
+    ``effective`` is ``final`` carrying that mode: what ``toolpolicy check`` prints.
     """
 
     candidates: tuple[Candidate, ...]
     merged: Decision
     resolved: Decision
-    effective: Decision
+    final: Decision
     knobs: KnobState
     escalation: SandboxMode | None
     matched_rules: tuple[str, ...]
+
+    @property
+    def sandbox(self) -> SandboxMode:
+        """The mode an allowed call runs under."""
+        if self.escalation is not None and self.final.behavior is not Behavior.DENY:
+            return self.escalation
+        return self.knobs.sandbox
+
+    @property
+    def effective(self) -> Decision:
+        """The final decision before any human answers, with its sandbox mode."""
+        final = self.final
+        return Decision(final.behavior, final.reason, final.source, self.sandbox)
 
 
 class DecisionEngine:
@@ -128,27 +142,31 @@ class DecisionEngine:
         recommendations: Sequence[Decision] = (),
     ) -> Evaluation:
         """Decide ``request`` under ``knobs`` without asking anyone."""
+        definition = request.definition
+        effect = definition.effect
         candidates: list[Candidate] = []
         matched: list[str] = []
         strongest = _PASSTHROUGH
         if self._enforces:
-            found = boundary_candidate(request, self._boundary)
+            found = boundary_candidate(request, self._boundary) if effect is _WRITE else None
             candidates.append(Candidate(BOUNDARY, found))
             if found is not None:
                 strongest = found
-        escalation_decision, escalation = escalation_candidate(request, knobs.sandbox)
+        escalation: SandboxMode | None = None
+        asked: Decision | None = None
+        if "sandbox_permissions" in request.arguments:
+            asked, escalation = escalation_candidate(request, knobs.sandbox)
         sandboxed = sandbox_candidate(request, knobs.sandbox, escalation is not None)
         candidates.append(Candidate(SANDBOX, sandboxed))
         if sandboxed is not None and sandboxed.behavior > strongest.behavior:
             strongest = sandboxed
-        if escalation_decision is not None:
-            candidates.append(Candidate(ESCALATION, escalation_decision))
-            if escalation_decision.behavior > strongest.behavior:
-                strongest = escalation_decision
+        if asked is not None:
+            candidates.append(Candidate(ESCALATION, asked))
+            if asked.behavior > strongest.behavior:
+                strongest = asked
         if self._enforces:
-            bucket = self._policy.index.bucket(request.definition.name)
-            facts = self._facts(request, bucket.has_path_rules)
-            hits = rule_candidates(bucket.candidates(facts), facts)
+            bucket = self._policy.index.bucket(definition.name)
+            hits = self._rule_hits(request, bucket)
             if not hits:
                 candidates.append(Candidate(RULES, None))
             for rule, decision in hits:
@@ -160,49 +178,42 @@ class DecisionEngine:
             candidates.append(Candidate(RECOMMENDATIONS, recommendation))
             if recommendation.behavior > strongest.behavior:
                 strongest = recommendation
-        effect = request.definition.effect
         resolved = strongest
         if strongest.behavior is Behavior.PASSTHROUGH:
             resolved = default_decision(
-                request.definition.name, effect, self._policy.profile.defaults[effect]
+                definition.name, effect, self._policy.profile.defaults[effect]
             )
-        mode = knobs.sandbox
-        effective_mode = escalation if escalation is not None else mode
+        final = resolved
         if resolved.behavior is Behavior.ASK and knobs.approval is ApprovalPolicy.NEVER:
-            effective = Decision(
-                Behavior.DENY,
-                f"Approval policy is never: {resolved.reason}",
-                "approval-policy",
-                mode,
-            )
-        else:
-            effective = Decision(
-                resolved.behavior,
-                resolved.reason,
-                resolved.source,
-                effective_mode if resolved.behavior is not Behavior.DENY else mode,
+            final = Decision(
+                Behavior.DENY, f"Approval policy is never: {resolved.reason}", "approval-policy"
             )
         return Evaluation(
-            candidates=tuple(candidates),
-            merged=strongest,
-            resolved=resolved,
-            effective=effective,
-            knobs=knobs,
-            escalation=escalation,
-            matched_rules=tuple(matched),
+            tuple(candidates), strongest, resolved, final, knobs, escalation, tuple(matched)
         )
 
-    def _facts(self, request: PermissionRequest, needs_target: bool) -> CallFacts:
+    def _rule_hits(
+        self, request: PermissionRequest, bucket: ToolBucket
+    ) -> list[tuple[CompiledRule, Decision]]:
+        if bucket.empty:
+            return []
+        facts = self._facts(request, bucket)
+        return rule_candidates(bucket.candidates(facts), facts)
+
+    def _facts(self, request: PermissionRequest, bucket: ToolBucket) -> CallFacts:
+        """Only what the bucket's rules can look at: paths and commands cost, names do not."""
+        path: str | None = None
+        target: str | None = None
         raw_path = request.path
-        path = None if raw_path is None else normalize_relative_path(raw_path)
-        target = path
-        if path is not None and needs_target:
-            try:
-                target = self._boundary.target_relative(raw_path or "")
-            except Exception:
-                target = None
+        if bucket.has_path_rules and raw_path is not None:
+            path = target = normalize_relative_path(raw_path)
+            if path is not None:
+                try:
+                    target = self._boundary.target_relative(raw_path)
+                except Exception:
+                    target = None
         command: CommandLine | None = None
-        if request.definition.effect is Effect.EXECUTE:
+        if bucket.has_command_rules and request.definition.effect is Effect.EXECUTE:
             text = request.arguments.get("command")
             if isinstance(text, str):
                 command = split_command_line(text)
