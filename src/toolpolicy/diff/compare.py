@@ -21,6 +21,7 @@ from enum import StrEnum
 
 from ..core.errors import CallRejected
 from ..core.vocabulary import Behavior, Effect, SandboxMode
+from ..engine.knobs import KnobState
 from ..engine.selection import ToolPolicy
 from .probes import Probe
 
@@ -119,18 +120,16 @@ class DiffReport:
         return Verdict.EQUIVALENT
 
 
-def decide(policy: ToolPolicy, probe: Probe) -> Outcome:
-    """The effective decision of ``policy`` on ``probe``, asking no one."""
+def decide(policy: ToolPolicy, probe: Probe, knobs: KnobState | None = None) -> Outcome:
+    """The effective decision of ``policy`` on ``probe``, asking no one; ``knobs`` saves
+    folding ``policy.knobs`` again for every probe."""
     try:
-        decision = policy.check(probe.tool, probe.arguments)
+        request = policy.request(probe.tool, probe.arguments)
     except CallRejected as exc:
         return Outcome(Behavior.DENY, exc.code, exc.content, None)
-    definition = policy.tools.get(probe.tool)
-    runs_sandboxed = (
-        definition is not None
-        and definition.effect is Effect.EXECUTE
-        and decision.behavior is not Behavior.DENY
-    )
+    state = knobs if knobs is not None else policy.knobs
+    decision = policy.engine.evaluate(request, state).effective
+    runs_sandboxed = request.effect is Effect.EXECUTE and decision.behavior is not Behavior.DENY
     return Outcome(
         decision.behavior,
         decision.source,
@@ -159,8 +158,9 @@ def compare(
 ) -> DiffReport:
     """Decide every probe on both sides; ``labels`` name the sides in the report."""
     results = []
+    left_knobs, right_knobs = left.knobs, right.knobs
     for probe in probes:
-        a = decide(left, probe)
-        b = decide(right, probe)
+        a = decide(left, probe, left_knobs)
+        b = decide(right, probe, right_knobs)
         results.append(ProbeResult(probe, a, b, change_of(a, b)))
     return DiffReport(labels[0], labels[1], tuple(results))

@@ -7,7 +7,8 @@ A path is built from a gitignore-style glob by construction: ``**`` becomes one 
 (last character, then one segment, then the first segment dropped) until it no longer
 matches. Commands: the prefix itself (``*`` becomes a word), the prefix hidden behind
 ``true &&``, and a near miss (the last word dropped, or one word lengthened).
-Nothing is returned unless ``compile_glob(..).matches`` or the command pattern agrees.
+Nothing is returned unless the real matcher (the rule's compiled glob or command pattern)
+agrees.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..compile.commands import CommandPattern, split_command_line
-from ..compile.globs import GlobError, compile_glob
+from ..compile.globs import GlobPattern
 from ..compile.paths import normalize_relative_path
 
 __all__ = ["CommandProbes", "PathProbes", "command_probes", "path_probes"]
@@ -50,14 +51,10 @@ class CommandProbes:
 
 
 @functools.lru_cache(maxsize=4096)
-def path_probes(text: str) -> PathProbes | None:
-    """Verified probes for the gitignore glob ``text``; ``None`` when no matching path could
-    be built (the glob is invalid, or construction did not produce a match)."""
-    try:
-        pattern = compile_glob(text, gitignore=True)
-    except GlobError:
-        return None
-    for candidate in _constructions(text):
+def path_probes(pattern: GlobPattern) -> PathProbes | None:
+    """Verified probes for a rule's glob (``compile_glob(text, gitignore=True)``, as the
+    compiler builds it); ``None`` when construction did not produce a matching path."""
+    for candidate in _constructions(pattern.text):
         if _clean(candidate) and pattern.matches(candidate):
             miss = next(
                 (m for m in _near_misses(candidate) if _clean(m) and not pattern.matches(m)),

@@ -154,7 +154,7 @@ def _rule_probes(
     who = f"rule {rule.label}"
     if rule.paths is not None and d.path_argument is not None:
         for glob in rule.paths:
-            found = path_probes(glob.text)
+            found = path_probes(glob)
             if found is None:
                 continue
             yield d.name, arguments_for(d, path=found.match), f"{who}: matches path {glob.text}"

@@ -10,7 +10,7 @@ from .compare import DiffReport, compare
 from .probes import generate_probes
 from .recorded import read_recorded_calls
 from .scratch import Workspace, find_escape_link, scratch_workspace
-from .sides import parse_side
+from .sides import load_sides, parse_side
 
 __all__ = ["run_diff"]
 
@@ -34,8 +34,7 @@ def run_diff(
     right_side = parse_side(right, default_profile=profile)
     recorded = read_recorded_calls(calls) if calls is not None else None
     with _workspace(workspace) as ws:
-        left_policy = left_side.load(ws.root)
-        right_policy = right_side.load(ws.root)
+        left_policy, right_policy = load_sides(left_side, right_side, ws.root)
         probes = generate_probes(
             left_policy,
             right_policy,

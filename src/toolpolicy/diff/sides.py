@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from ..core.errors import ConfigurationError
 from ..engine.builtin import BUILTIN_PROFILE_NAMES, builtin_preset_table
 from ..engine.presets import PresetTable
-from ..engine.selection import ToolPolicy, load
+from ..engine.selection import PolicySources, ToolPolicy, assemble, gather_sources
 
-__all__ = ["Side", "UnknownSide", "parse_side"]
+__all__ = ["Side", "UnknownSide", "load_sides", "parse_side"]
 
 MAX_SIDE_LENGTH = 4096
 
@@ -40,9 +40,21 @@ class Side:
         """``PROFILE@PRESET``, as shown in every output format."""
         return f"{self.profile}@{self.preset}"
 
-    def load(self, workspace: str) -> ToolPolicy:
-        """Compile this side on ``workspace``; ``PolicyLoadError`` or ``ConfigurationError``."""
-        return load(profile=self.profile, preset=self.preset, workspace=workspace)
+    def load(self, workspace: str, sources: PolicySources | None = None) -> ToolPolicy:
+        """Compile this side on ``workspace``; ``PolicyLoadError`` or ``ConfigurationError``.
+
+        ``sources`` are this side's already validated documents (``gather_sources``), so
+        two sides naming the same policy file read and validate it once.
+        """
+        found = sources if sources is not None else gather_sources(self.profile)
+        return assemble(found, preset=self.preset, workspace=workspace)
+
+
+def load_sides(left: Side, right: Side, workspace: str) -> tuple[ToolPolicy, ToolPolicy]:
+    """Both sides compiled on the same ``workspace``; a shared profile is loaded once."""
+    left_sources = gather_sources(left.profile)
+    right_sources = left_sources if right.profile == left.profile else None
+    return left.load(workspace, left_sources), right.load(workspace, right_sources)
 
 
 def parse_side(
