@@ -8,12 +8,13 @@ import uuid
 from pathlib import Path
 
 import pytest
-from shell_processes import command_survives
 
 from toolpolicy.core.results import ToolResult
 from toolpolicy.core.vocabulary import SandboxMode
 from toolpolicy.tools.registry import ToolContext
 from toolpolicy.tools.shell import ShellRunner
+
+from .shell_processes import command_survives
 
 BWRAP = shutil.which("bwrap")
 pytestmark = pytest.mark.skipif(BWRAP is None, reason="bubblewrap (bwrap) is not installed")

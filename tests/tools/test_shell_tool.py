@@ -10,12 +10,13 @@ import time
 from pathlib import Path
 
 import pytest
-from shell_processes import command_survives, pid_survives, running_now
 
 from toolpolicy.core.results import ToolResult
 from toolpolicy.core.vocabulary import SandboxMode
 from toolpolicy.tools.registry import ToolContext
 from toolpolicy.tools.shell import CommandResult, ShellRunner, command_tool_result
+
+from .shell_processes import command_survives, pid_survives, running_now
 
 
 @pytest.fixture
