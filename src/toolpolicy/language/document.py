@@ -1,4 +1,4 @@
-"""One policy document, checked from its bytes: read, parse, validate, then build the model.
+"""One policy document, checked from its bytes: read, parse, validate, build the model.
 
 A document with any problem is never partly used: ``check_bytes`` returns every problem and
 no document, ``load_document`` raises one ``PolicyLoadError`` listing them.
@@ -76,14 +76,19 @@ def check_bytes(data: bytes, path: str) -> tuple[LoadedDocument | None, list[Pro
         return None, problems
     boundary, skip = boundary_problems(tree, path)
     problems += boundary
-    problems += schema_problems(tree, path, [*skip, *tree.refused])
     problems += semantic_problems(tree, path)
-    if problems:
-        return None, _bounded(problems, path)
+    # The models and the schema accept exactly the same documents (tests/language/
+    # test_drift.py). The models decide quickly; the slower schema runs only to explain a
+    # refusal, node by node, with positions and readable messages.
     try:
         model = validate_document(tree.value)
-    except ValidationError as exc:  # the schema accepted what the models refuse: fail closed
-        return None, _model_problems(exc, tree, path)
+    except ValidationError as exc:
+        explained = schema_problems(tree, path, [*skip, *tree.refused])
+        if not explained and not problems:  # refused, yet the schema saw nothing: fail closed
+            explained = _model_problems(exc, tree, path)
+        return None, _bounded(problems + explained, path)
+    if problems:
+        return None, _bounded(problems, path)
     digest = hashlib.sha256(data).hexdigest()
     return LoadedDocument(path, model.kind, model, digest, tree.positions), []
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..core.errors import Problem
 from . import codes
-from .yamltree import ParsedTree, escape_pointer
+from .yamltree import ParsedTree
 
 __all__ = [
     "BOUNDARY_KEYS",
@@ -34,6 +34,7 @@ RESERVED_RULE_NAMES = frozenset(
 RESERVED_PRESET_NAME = "custom"
 CUSTOM_PRESET_MESSAGE = "custom is reserved for the derived not-a-preset state"
 BOUNDARY_KEYS = frozenset({"workspace_boundary", "workspace-boundary"})
+_BOUNDARY_ENDINGS = tuple(f"/{key}" for key in sorted(BOUNDARY_KEYS))
 
 
 def boundary_problems(tree: ParsedTree, path: str) -> tuple[list[Problem], list[str]]:
@@ -44,30 +45,20 @@ def boundary_problems(tree: ParsedTree, path: str) -> tuple[list[Problem], list[
     """
     problems: list[Problem] = []
     pointers: list[str] = []
-    pending: list[tuple[str, object]] = [("", tree.value)]
-    while pending:
-        pointer, node = pending.pop()
-        if isinstance(node, dict):
-            for key, child in node.items():
-                child_pointer = f"{pointer}/{escape_pointer(key)}"
-                if key in BOUNDARY_KEYS:
-                    line, column = tree.key_positions.get(child_pointer, (1, 1))
-                    problems.append(
-                        Problem(
-                            path,
-                            line,
-                            column,
-                            codes.BOUNDARY_NOT_CONFIGURABLE,
-                            "the workspace boundary cannot be configured: writes outside the "
-                            "workspace are always denied",
-                            child_pointer,
-                        )
-                    )
-                    pointers.append(child_pointer)
-                else:
-                    pending.append((child_pointer, child))
-        elif isinstance(node, list):
-            pending.extend((f"{pointer}/{i}", child) for i, child in enumerate(node))
+    for pointer, (line, column) in tree.key_positions.items():
+        if pointer.endswith(_BOUNDARY_ENDINGS) and pointer.rsplit("/", 1)[1] in BOUNDARY_KEYS:
+            problems.append(
+                Problem(
+                    path,
+                    line,
+                    column,
+                    codes.BOUNDARY_NOT_CONFIGURABLE,
+                    "the workspace boundary cannot be configured: writes outside the "
+                    "workspace are always denied",
+                    pointer,
+                )
+            )
+            pointers.append(pointer)
     return problems, pointers
 
 

@@ -11,8 +11,9 @@ scalars by hand, so that
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -26,6 +27,7 @@ from yaml.events import (
     Event,
     MappingEndEvent,
     MappingStartEvent,
+    NodeEvent,
     ScalarEvent,
     SequenceEndEvent,
 )
@@ -65,6 +67,7 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
 # The characters YAML 1.1 refuses outright (its c-printable set, complemented).
 _NON_PRINTABLE = re.compile(r"[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _RESOLVER = Resolver()
+_IMPLICIT_FIRST = frozenset(k for k in Resolver.yaml_implicit_resolvers if k)
 _CONSTRUCTOR = SafeConstructor()
 _CONSTRUCT = {
     _TAG + "int": _CONSTRUCTOR.construct_yaml_int,
@@ -142,9 +145,38 @@ class _Builder:
         return _Stop()
 
     def feed(self, event: Event) -> None:
+        kind = type(event)
+        if kind is MappingEndEvent or kind is SequenceEndEvent:
+            self.stack.pop()
+            return
         mark = event.start_mark
         position = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        if isinstance(event, DocumentStartEvent):
+        if isinstance(event, NodeEvent):
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                raise self.fatal(
+                    position, codes.TOO_LARGE, f"the document has more than {MAX_NODES} nodes"
+                )
+            if isinstance(event, AliasEvent):
+                message = f"YAML aliases are not allowed (*{event.anchor}); write the value out"
+                self.refuse(position, codes.YAML_ALIAS, message)
+                return
+            if event.anchor is not None:
+                message = f"YAML anchors are not allowed (&{event.anchor}); write the value out"
+                self.problem(position, codes.YAML_ALIAS, message)
+            if isinstance(event, ScalarEvent):
+                text = event.value
+                if (  # the common case, a plain or quoted string, without the detour
+                    event.tag is None
+                    and len(text) <= MAX_SCALAR_CHARS
+                    and (not event.implicit[0] or (text and text[0] not in _IMPLICIT_FIRST))
+                ):
+                    self.attach(text, position)
+                else:
+                    self.scalar(event, position)
+            elif isinstance(event, CollectionStartEvent):
+                self.open(event, position)
+        elif kind is DocumentStartEvent:
             self.documents += 1
             if self.documents > 1:
                 raise self.fatal(
@@ -152,31 +184,6 @@ class _Builder:
                     codes.MULTI_DOCUMENT,
                     "only one YAML document per file is allowed; split the file at '---'",
                 )
-        elif isinstance(event, MappingEndEvent | SequenceEndEvent):
-            self.stack.pop()
-        elif isinstance(event, AliasEvent):
-            self.count(position)
-            self.refuse(
-                position,
-                codes.YAML_ALIAS,
-                f"YAML aliases are not allowed (*{event.anchor}); write the value out",
-            )
-        elif isinstance(event, ScalarEvent | CollectionStartEvent):
-            self.count(position)
-            if event.anchor is not None:
-                self.problem(
-                    position,
-                    codes.YAML_ALIAS,
-                    f"YAML anchors are not allowed (&{event.anchor}); write the value out",
-                )
-            if isinstance(event, CollectionStartEvent):
-                self.open(event, position)
-                return
-            tag = self.scalar_tag(event)
-            if tag in _SCALAR_TAGS:
-                self.attach(self.scalar(event, tag, position), position)
-            else:
-                self.refuse(position, codes.YAML_TAG, f"the YAML tag {tag} is not allowed")
 
     def refuse(self, position: Position, code: str, message: str) -> None:
         """Stand ``None`` in for a refused node and remember where, so later checks skip it."""
@@ -184,13 +191,6 @@ class _Builder:
         if pointer is not None:
             self.refused.append(pointer)
         self.problem(position, code, message, pointer or "")
-
-    def count(self, position: Position) -> None:
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise self.fatal(
-                position, codes.TOO_LARGE, f"the document has more than {MAX_NODES} nodes"
-            )
 
     def open(self, event: CollectionStartEvent, position: Position) -> None:
         if len(self.stack) >= MAX_DEPTH:
@@ -216,21 +216,23 @@ class _Builder:
             self.positions[""] = position
             return ""
         frame = self.stack[-1]
-        if isinstance(frame.container, list):
-            pointer = f"{frame.pointer}/{len(frame.container)}"
-            frame.container.append(value)
+        container = frame.container
+        if type(container) is list:
+            pointer = f"{frame.pointer}/{len(container)}"
+            container.append(value)
         elif frame.key is None:
             self.take_key(frame, value, position)
             return None
         else:
             key, frame.key = frame.key, None
-            if key == _DISCARD:
+            if key is _DISCARD:
                 return None
-            pointer = f"{frame.pointer}/{escape_pointer(key)}"
-            frame.container[key] = value
-            if frame.pointer != _DISCARD:
+            token = escape_pointer(key) if "/" in key or "~" in key else key
+            pointer = f"{frame.pointer}/{token}"
+            container[key] = value  # type: ignore[call-overload]
+            if frame.pointer is not _DISCARD:
                 self.key_positions[pointer] = frame.key_position
-        if frame.pointer == _DISCARD:
+        if frame.pointer is _DISCARD:
             return None
         self.positions[pointer] = position
         return pointer
@@ -256,29 +258,40 @@ class _Builder:
         else:
             frame.key = key
 
-    @staticmethod
-    def scalar_tag(event: ScalarEvent) -> str:
-        """The scalar's tag, resolved the way PyYAML's safe loader would resolve it."""
-        if event.tag is not None and event.tag != "!":
-            return event.tag
-        if event.tag is None and event.implicit[0]:
-            resolved: str = _RESOLVER.resolve(ScalarNode, event.value, (True, False))  # type: ignore[no-untyped-call]
-            return resolved
-        return _TAG + "str"
-
-    def scalar(self, event: ScalarEvent, tag: str, position: Position) -> object:
-        text = event.value
+    def scalar(self, event: ScalarEvent, position: Position) -> None:
+        text, tag = event.value, event.tag
         if len(text) > MAX_SCALAR_CHARS:
             raise self.fatal(
                 position, codes.TOO_LARGE, f"a scalar is longer than {MAX_SCALAR_CHARS} characters"
             )
+        if tag is None and event.implicit[0]:
+            # Most plain scalars start with a character no implicit resolver claims: text.
+            if text and text[0] not in _IMPLICIT_FIRST:
+                self.attach(text, position)
+                return
+            tag = _plain_tag(text)
+        elif tag is None or tag == "!":
+            self.attach(text, position)
+            return
+        if tag not in _SCALAR_TAGS:
+            self.refuse(position, codes.YAML_TAG, f"the YAML tag {tag} is not allowed")
+            return
         construct = _CONSTRUCT.get(tag)
         if construct is None:  # str, and timestamps, which the language keeps as text
-            return text
+            self.attach(text, position)
+            return
         try:
-            return construct(ScalarNode(tag, text))
+            value = construct(ScalarNode(tag, text))
         except ValueError:
             raise self.fatal(position, codes.TOO_LARGE, "a number is too large") from None
+        self.attach(value, position)
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_tag(text: str) -> str:
+    """The tag PyYAML's safe loader gives a plain scalar (keys repeat, so this is cached)."""
+    tag: str = _RESOLVER.resolve(ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+    return tag
 
 
 def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
@@ -296,9 +309,11 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
             f"control character U+{ord(refused.group()):04X} is not allowed in YAML text",
         )
         return None, builder.problems
+    loader = _LOADER(text)
     try:
-        for event in _events(text):
-            builder.feed(event)
+        feed, next_event = builder.feed, loader.get_event
+        while (event := next_event()) is not None:
+            feed(event)
     except _Stop:
         return None, builder.problems
     except yaml.MarkedYAMLError as exc:
@@ -307,6 +322,8 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
     except yaml.YAMLError as exc:  # pragma: no cover - _NON_PRINTABLE catches reader errors
         builder.problem((1, 1), codes.ENCODING, f"the text cannot be read as YAML: {exc}")
         return None, builder.problems
+    finally:
+        loader.dispose()
     if builder.documents == 0:
         builder.positions[""] = (1, 1)
     return (
@@ -318,11 +335,6 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
         ),
         builder.problems,
     )
-
-
-def _events(text: str) -> Iterator[Event]:
-    events: Iterator[Event] = yaml.parse(text, Loader=_LOADER)
-    return events
 
 
 def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, path: str) -> Problem:
