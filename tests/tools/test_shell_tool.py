@@ -99,6 +99,13 @@ def test_a_timeout_kills_the_whole_process_group_including_grandchildren(
     assert not pid_survives(grandchild)
 
 
+def test_a_command_that_never_stops_talking_still_times_out(unconfined: ToolContext) -> None:
+    result = run(unconfined, "yes", ShellRunner(timeout_seconds=1, max_output_bytes=10))
+    assert result.content == (
+        "Error [shell_timeout]: Command timed out after 1 s\ny\ny\ny\ny\ny\n\n[output truncated]"
+    )
+
+
 def test_background_processes_do_not_outlive_a_finished_command(
     workspace: Path, unconfined: ToolContext
 ) -> None:
