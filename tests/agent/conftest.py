@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, TextIO
 
 import pytest
 
@@ -65,7 +65,7 @@ class Pty:
     def type(self, text: bytes) -> None:
         os.write(self.master, text)
 
-    def slave_reader(self) -> IO[str]:
+    def slave_reader(self) -> TextIO:
         return os.fdopen(os.dup(self.slave), "r", encoding="utf-8", closefd=True)
 
 

@@ -7,7 +7,7 @@ import json
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import pytest
 
@@ -50,7 +50,7 @@ def agent(
     policy: ToolPolicy,
     model: ScriptedModel,
     *,
-    stdin: io.TextIOBase | None = None,
+    stdin: TextIO | None = None,
     audit_file: Path | None = None,
     max_turns: int = 20,
     interrupted: threading.Event | None = None,
