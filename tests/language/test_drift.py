@@ -145,3 +145,93 @@ def _mutants(draw: st.DrawFn) -> Any:
 @given(_mutants())
 def test_schema_and_models_agree_on_mutated_documents(document: Any) -> None:
     assert _schema_accepts(document) == _models_accept(document)
+
+
+def _policy(**fields: Any) -> dict[str, Any]:
+    return {"apiVersion": "toolpolicy/v1", "kind": "Policy", "name": "team", **fields}
+
+
+def _rule(**match: Any) -> dict[str, Any]:
+    return {"name": "r", "behavior": "deny", "reason": "r", "match": match}
+
+
+def _example(**fields: Any) -> dict[str, Any]:
+    return {"call": {"tool": "t", "arguments": {}}, "expect": "deny", **fields}
+
+
+def _table(rows: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "toolpolicy/v1", "kind": "PresetTable", "default": "a", "presets": rows}
+
+
+_ROW = {"sandbox": "read-only", "approval": "ask"}
+_EDGES: list[tuple[str, Any, bool]] = [
+    ("name at 64 chars", _policy(name="a" * 64), True),
+    ("name at 65 chars", _policy(name="a" * 65), False),
+    ("name with a trailing newline", _policy(name="team\n"), False),
+    ("reason at 1000 chars", _policy(rules=[{**_rule(tools=["t"]), "reason": "x" * 1000}]), True),
+    ("reason at 1001 chars", _policy(rules=[{**_rule(tools=["t"]), "reason": "x" * 1001}]), False),
+    ("tool at 128 chars", _policy(rules=[_rule(tools=["t" * 128])]), True),
+    ("tool at 129 chars", _policy(rules=[_rule(tools=["t" * 129])]), False),
+    ("256 tools", _policy(rules=[_rule(tools=[f"t{i}" for i in range(256)])]), True),
+    ("257 tools", _policy(rules=[_rule(tools=[f"t{i}" for i in range(257)])]), False),
+    ("every effect", _policy(rules=[_rule(effects=["read", "write", "execute"])]), True),
+    ("an effect twice", _policy(rules=[_rule(effects=["read", "read"])]), False),
+    ("a path glob of spaces", _policy(rules=[_rule(paths=["  "])]), False),
+    ("a command with inner spaces", _policy(rules=[_rule(commands=[" git  push "])]), True),
+    ("a null match field", _policy(rules=[_rule(tools=None)]), False),
+    (
+        "64 arguments",
+        _policy(
+            examples=[_example(call={"tool": "t", "arguments": {f"k{i}": i for i in range(64)}})]
+        ),
+        True,
+    ),
+    (
+        "65 arguments",
+        _policy(
+            examples=[_example(call={"tool": "t", "arguments": {f"k{i}": i for i in range(65)}})]
+        ),
+        False,
+    ),
+    (
+        "nested null arguments",
+        _policy(
+            examples=[
+                _example(call={"tool": "t", "arguments": {"a": None, "b": [None, {"c": None}]}})
+            ]
+        ),
+        True,
+    ),
+    (
+        "a wildcard tool in a call",
+        _policy(examples=[_example(call={"tool": "t*", "arguments": {}})]),
+        False,
+    ),
+    (
+        "a null source",
+        _policy(examples=[_example(expect={"behavior": "deny", "source": None})]),
+        False,
+    ),
+    ("a null preset", _policy(examples=[_example(preset=None)]), False),
+    ("extends a windows path", _policy(extends="C:\\base.yaml"), False),
+    ("extends a backslash path", _policy(extends="\\\\server\\base.yaml"), False),
+    ("extends a relative path", _policy(extends="../base.yaml"), True),
+    ("extends with leading space", _policy(extends=" base.yaml"), False),
+    ("a preset row named custom", _table({"a": _ROW, "custom": _ROW}), True),
+    ("a preset row with a bad name", _table({"a": _ROW, "Bad Name": _ROW}), False),
+    ("64 preset rows", _table({"a": _ROW, **{f"r{i}": _ROW for i in range(63)}}), True),
+    ("65 preset rows", _table({"a": _ROW, **{f"r{i}": _ROW for i in range(64)}}), False),
+    ("no preset rows", _table({}), False),
+    ("a root list", [], False),
+    ("a root string", "Policy", False),
+    ("no kind", {"apiVersion": "toolpolicy/v1", "name": "team"}, False),
+    ("an unknown kind", {**_policy(), "kind": "Rule"}, False),
+]
+
+
+@pytest.mark.parametrize(
+    "document,accepted", [(d, a) for _, d, a in _EDGES], ids=[label for label, _, _ in _EDGES]
+)
+def test_schema_and_models_agree_at_the_edges(document: Any, accepted: bool) -> None:
+    assert _schema_accepts(document) is accepted
+    assert _models_accept(document) is accepted
