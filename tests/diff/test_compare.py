@@ -1,0 +1,190 @@
+"""Each probe is decided on both sides; changes and the verdict follow deny < ask < allow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolpolicy.core.vocabulary import Behavior, SandboxMode
+from toolpolicy.diff import Change, DiffReport, Verdict, run_diff
+from toolpolicy.diff.compare import Outcome, ProbeResult, change_of, decide
+from toolpolicy.diff.probes import Probe
+from toolpolicy.engine.selection import load
+
+from .conftest import GIT_STATUS_POLICY, TEAM_POLICY
+
+
+def _changes(report: DiffReport) -> dict[tuple[str, str], str]:
+    return {(r.probe.tool, str(r.probe.arguments)): r.change.value for r in report.differences}
+
+
+def _find(report: DiffReport, tool: str, arguments: dict[str, object]) -> ProbeResult:
+    return next(
+        r for r in report.results if r.probe.tool == tool and r.probe.arguments == arguments
+    )
+
+
+def test_the_two_default_presets_differ_on_shell_and_on_file_writes() -> None:
+    report = run_diff("workspace-write", "danger-full-access")
+    assert (report.left, report.right) == ("P03@workspace-write", "P03@danger-full-access")
+    shell = _find(report, "shell", {"command": "ls"})
+    assert shell.left == Outcome(
+        Behavior.ASK,
+        "shell-default",
+        "Shell execution requires approval",
+        SandboxMode.WORKSPACE_WRITE,
+    )
+    assert shell.right == Outcome(
+        Behavior.DENY,
+        "approval-policy",
+        "Approval policy is never: Shell execution requires approval",
+        None,
+    )
+    assert shell.change is Change.NARROW
+    write = _find(report, "write_file", {"path": "notes.txt", "content": "x"})
+    assert (write.left.behavior, write.right.behavior, write.change) == (
+        Behavior.ASK,
+        Behavior.DENY,
+        Change.NARROW,
+    )
+    read = _find(report, "read_file", {"path": "README.md"})
+    assert read.change is Change.NONE
+    assert report.verdict is Verdict.LESS_PERMISSIVE
+    assert report.count(Change.WIDEN) == 0
+
+
+def test_a_selection_against_itself_is_equivalent_with_zero_differences(team: Path) -> None:
+    for side in ("P01", "P02", "P03", "read-only", "P02@danger-full-access", str(team)):
+        report = run_diff(side, side)
+        assert report.verdict is Verdict.EQUIVALENT, side
+        assert report.differences == (), side
+        assert len(report.results) > 0
+
+
+def test_p02_to_p03_is_less_permissive_because_writes_go_from_allow_to_ask() -> None:
+    report = run_diff("P02", "P03")
+    write = _find(report, "write_file", {"path": "notes.txt", "content": "x"})
+    assert (write.left.behavior, write.right.behavior) == (Behavior.ALLOW, Behavior.ASK)
+    assert (write.left.source, write.right.source) == ("default", "confirm-file-write")
+    assert report.verdict is Verdict.LESS_PERMISSIVE
+    assert run_diff("P03", "P02").verdict is Verdict.MORE_PERMISSIVE
+
+
+def test_a_user_deny_on_vendored_c_narrows_only_inside_its_pattern(team: Path) -> None:
+    report = run_diff("P03", str(team))
+    assert report.verdict is Verdict.LESS_PERMISSIVE
+    assert [(r.probe.tool, r.probe.arguments) for r in report.differences] == [
+        ("write_file", {"path": "third_party/x/y.c", "content": "x"}),
+        ("edit_file", {"path": "third_party/x/y.c", "old_string": "a", "new_string": "b"}),
+    ]
+    first = report.differences[0]
+    assert first.right == Outcome(
+        Behavior.DENY, "no-vendored-c", "Vendored C sources are read-only", None
+    )
+    near = _find(report, "write_file", {"path": "third_party/x/y.h", "content": "x"})
+    assert near.change is Change.NONE
+
+
+def test_an_allowed_shell_command_widens_and_its_compound_hiding_place_does_not(
+    git_status: Path,
+) -> None:
+    report = run_diff("P03", str(git_status))
+    assert report.verdict is Verdict.MORE_PERMISSIVE
+    assert [r.probe.arguments for r in report.differences] == [{"command": "git status"}]
+    hidden = _find(report, "shell", {"command": "true && git status"})
+    assert (hidden.left.behavior, hidden.right.behavior) == (Behavior.ASK, Behavior.ASK)
+
+
+def test_a_wider_sandbox_for_an_allowed_execute_call_is_a_widen(git_status: Path) -> None:
+    report = run_diff(f"{git_status}@read-only", f"{git_status}@workspace-write")
+    status = _find(report, "shell", {"command": "git status"})
+    assert (status.left.sandbox, status.right.sandbox) == (
+        SandboxMode.READ_ONLY,
+        SandboxMode.WORKSPACE_WRITE,
+    )
+    assert status.change is Change.WIDEN
+    back = run_diff(f"{git_status}@workspace-write", f"{git_status}@read-only")
+    assert _find(back, "shell", {"command": "git status"}).change is Change.NARROW
+
+
+def test_a_call_a_side_cannot_make_is_a_deny_from_its_error_code() -> None:
+    report = run_diff("P01", "P02")
+    read = _find(report, "read_file", {"path": "README.md"})
+    assert read.left == Outcome(
+        Behavior.DENY, "unknown_tool", "Error [unknown_tool]: Unknown tool: read_file", None
+    )
+    assert read.change is Change.WIDEN
+
+
+def test_same_behavior_from_another_source_is_listed_but_keeps_equivalence(
+    tmp_path: Path,
+) -> None:
+    policy = tmp_path / "reads.yaml"
+    policy.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: reads\nextends: P03\nrules:\n"
+        "  - name: reads-ok\n    behavior: allow\n    reason: Reading is fine\n"
+        "    match: {tools: [read_file]}\n",
+        encoding="utf-8",
+    )
+    report = run_diff("P03", str(policy))
+    assert report.verdict is Verdict.EQUIVALENT
+    same = [r for r in report.differences]
+    assert same and all(r.change is Change.SAME for r in same)
+    assert same[0].left.source == "default" and same[0].right.source == "reads-ok"
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "change"),
+    [
+        ((Behavior.DENY, "a", None), (Behavior.ASK, "b", None), Change.WIDEN),
+        ((Behavior.ASK, "a", None), (Behavior.ALLOW, "a", None), Change.WIDEN),
+        ((Behavior.ALLOW, "a", None), (Behavior.DENY, "a", None), Change.NARROW),
+        (
+            (Behavior.ASK, "a", SandboxMode.READ_ONLY),
+            (Behavior.ASK, "b", SandboxMode.DANGER_FULL_ACCESS),
+            Change.WIDEN,
+        ),
+        (
+            (Behavior.ALLOW, "a", SandboxMode.DANGER_FULL_ACCESS),
+            (Behavior.ALLOW, "a", SandboxMode.WORKSPACE_WRITE),
+            Change.NARROW,
+        ),
+        ((Behavior.ALLOW, "a", None), (Behavior.ALLOW, "b", None), Change.SAME),
+        ((Behavior.DENY, "a", None), (Behavior.DENY, "a", None), Change.NONE),
+    ],
+)
+def test_change_follows_the_behavior_order_then_the_sandbox_order(
+    left: tuple[Behavior, str, SandboxMode | None],
+    right: tuple[Behavior, str, SandboxMode | None],
+    change: Change,
+) -> None:
+    assert (
+        change_of(
+            Outcome(left[0], left[1], "r", left[2]), Outcome(right[0], right[1], "r", right[2])
+        )
+        is change
+    )
+
+
+def test_the_verdict_of_mixed_changes_is_incomparable(tmp_path: Path) -> None:
+    both = tmp_path / "both.yaml"
+    both.write_text(TEAM_POLICY + GIT_STATUS_POLICY.split("rules:\n", 1)[1], encoding="utf-8")
+    report = run_diff("P03", str(both))
+    assert (report.count(Change.WIDEN), report.count(Change.NARROW)) == (1, 2)
+    assert report.verdict is Verdict.INCOMPARABLE
+
+
+def test_a_denied_execute_call_carries_no_sandbox(tmp_path: Path) -> None:
+    p03 = load("P03", preset="danger-full-access", workspace=tmp_path)
+    outcome = decide(p03, Probe("shell", {"command": "ls"}, "test"))
+    assert outcome.sandbox is None and outcome.behavior is Behavior.DENY
+
+
+def test_deciding_never_runs_a_handler_or_touches_the_workspace(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    report = run_diff("P02", "P03", workspace=str(ws))
+    assert report.differences
+    assert list(ws.iterdir()) == []
+    assert not (tmp_path / "outside.txt").exists()

@@ -1,0 +1,130 @@
+"""Probes come from both sides so that every rule, boundary and escalation is exercised."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from toolpolicy.diff.probes import Probe, generate_probes
+from toolpolicy.diff.scratch import find_escape_link, scratch_workspace
+from toolpolicy.engine.selection import load
+
+
+def _calls(probes: tuple[Probe, ...]) -> list[tuple[str, object]]:
+    return [(p.tool, p.arguments) for p in probes]
+
+
+def test_every_tool_of_either_side_gets_a_representative_call(tmp_path: Path) -> None:
+    probes = generate_probes(load("P01", workspace=tmp_path), load("P03", workspace=tmp_path))
+    calls = _calls(probes)
+    assert calls[:5] == [
+        ("shell", {"command": "ls"}),
+        ("read_file", {"path": "README.md"}),
+        ("write_file", {"path": "notes.txt", "content": "x"}),
+        ("edit_file", {"path": "notes.txt", "old_string": "a", "new_string": "b"}),
+        ("glob", {"pattern": "**/*"}),
+    ]
+    assert [p.origin for p in probes[:2]] == [
+        "representative execute call",
+        "representative read call",
+    ]
+
+
+def test_path_tools_get_the_boundary_cases(tmp_path: Path) -> None:
+    p03 = load("P03", workspace=tmp_path)
+    calls = _calls(generate_probes(p03, p03, escape_link="link"))
+    for path in ("../outside.txt", "/tmp/outside.txt", "link/escape.txt", "NUL"):
+        assert ("write_file", {"path": path, "content": "x"}) in calls
+        assert ("read_file", {"path": path}) in calls
+    assert not any(tool == "shell" and "path" in args for tool, args in calls)  # type: ignore[operator]
+
+
+def test_without_an_escape_link_there_is_no_symlink_probe(tmp_path: Path) -> None:
+    p03 = load("P03", workspace=tmp_path)
+    calls = _calls(generate_probes(p03, p03))
+    assert ("write_file", {"path": "link/escape.txt", "content": "x"}) not in calls
+
+
+def test_calls_are_probed_with_and_without_an_escalation_request(tmp_path: Path) -> None:
+    p03 = load("P03", workspace=tmp_path)
+    calls = _calls(generate_probes(p03, p03))
+    assert ("shell", {"command": "ls"}) in calls
+    for mode in ("workspace-write", "danger-full-access"):
+        escalated = {"command": "ls", "sandbox_permissions": mode, "justification": "diff probe"}
+        assert ("shell", escalated) in calls
+    assert not any(
+        isinstance(args, dict) and args.get("sandbox_permissions") == "read-only"
+        for _, args in calls
+    )
+
+
+def test_a_user_deny_on_a_glob_yields_a_probe_inside_it_and_a_near_miss(
+    tmp_path: Path, team: Path
+) -> None:
+    probes = generate_probes(load("P03", workspace=tmp_path), load(str(team), workspace=tmp_path))
+    inside = [
+        p
+        for p in probes
+        if p.tool in ("write_file", "edit_file")
+        and isinstance(p.arguments, dict)
+        and p.arguments["path"] == "third_party/x/y.c"
+    ]
+    assert [p.tool for p in inside] == ["write_file", "edit_file"]
+    assert inside[0].origin == (f"rule no-vendored-c ({team}:6): matches path third_party/**/*.c")
+    miss = [
+        p
+        for p in probes
+        if isinstance(p.arguments, dict) and p.arguments.get("path") == "third_party/x/y.h"
+    ]
+    assert [p.tool for p in miss] == ["write_file", "edit_file"]
+    assert not any(
+        isinstance(p.arguments, dict) and p.arguments.get("path", "").startswith("third_party")
+        for p in probes
+        if p.tool == "read_file"
+    )
+
+
+def test_a_command_rule_yields_the_prefix_a_hidden_compound_and_a_near_miss(
+    tmp_path: Path, git_status: Path
+) -> None:
+    probes = generate_probes(
+        load("P03", workspace=tmp_path), load(str(git_status), workspace=tmp_path)
+    )
+    commands = [
+        p.arguments["command"]
+        for p in probes
+        if p.tool == "shell"
+        and isinstance(p.arguments, dict)
+        and "sandbox_permissions" not in p.arguments
+    ]
+    assert commands == ["ls", "git status", "true && git status", "git"]
+
+
+def test_probes_are_deduplicated_first_origin_kept(tmp_path: Path, team: Path) -> None:
+    side = load(str(team), workspace=tmp_path)
+    once = generate_probes(side, side)
+    assert len({p.key for p in once}) == len(once)
+    recorded = Probe("read_file", {"path": "README.md"}, "recorded calls.jsonl:1")
+    again = generate_probes(side, side, recorded=[recorded])
+    assert len(again) == len(once)
+    assert again[1].origin == "representative read call"
+
+
+def test_the_scratch_workspace_has_a_real_escape_link_and_is_removed() -> None:
+    with scratch_workspace() as ws:
+        root = ws.root
+        link = os.path.join(root, "link")
+        assert os.path.islink(link)
+        assert os.path.dirname(os.readlink(link)) == os.path.dirname(root)
+        assert find_escape_link(root) == "link"
+    assert not os.path.exists(os.path.dirname(root))
+
+
+def test_a_given_workspace_offers_its_own_escaping_symlink(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    (root / "inner").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (root / "a-inside").symlink_to(root / "inner")
+    assert find_escape_link(str(root)) is None
+    (root / "b-out").symlink_to(tmp_path / "elsewhere")
+    assert find_escape_link(str(root)) == "b-out"
