@@ -117,6 +117,7 @@ def test_a_very_long_chain_is_refused(tmp_path: Path) -> None:
     _policy(tmp_path / "p40.yaml", "p40", "P03")
     problems = _problems(tmp_path / "p0.yaml")
     assert len(problems) == 1
+    assert problems[0].startswith(f"extends-too-deep {tmp_path / 'p30.yaml'}:4:10: ")
     assert problems[0].endswith("the extends chain is longer than 32 documents")
 
 

@@ -63,7 +63,7 @@ def load_policy_chain(path: str | os.PathLike[str]) -> tuple[LoadedDocument, ...
             raise _error(
                 document,
                 "/extends",
-                codes.EXTENDS_KIND,
+                codes.EXTENDS_TOO_DEEP,
                 f"the extends chain is longer than {MAX_CHAIN} documents",
             )
         parent = load_document(resolved)

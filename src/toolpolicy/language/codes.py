@@ -14,6 +14,7 @@ __all__ = [
     "ENCODING",
     "EXTENDS_CYCLE",
     "EXTENDS_KIND",
+    "EXTENDS_TOO_DEEP",
     "EXTENDS_UNKNOWN",
     "MULTI_DOCUMENT",
     "READ_ERROR",
@@ -71,7 +72,9 @@ EXTENDS_CYCLE = "extends-cycle"
 EXTENDS_UNKNOWN = "extends-unknown"
 """``extends`` names neither a built-in profile nor a readable file."""
 EXTENDS_KIND = "extends-kind"
-"""``extends`` reaches a document that is not a Policy or a Profile, or is too long."""
+"""``extends`` reaches a document that is not a Policy (or a chain starts at a PresetTable)."""
+EXTENDS_TOO_DEEP = "extends-too-deep"
+"""A chain of ``extends`` longer than ``chain.MAX_CHAIN`` documents."""
 
 ALL_CODES = frozenset(
     {
@@ -96,5 +99,6 @@ ALL_CODES = frozenset(
         EXTENDS_CYCLE,
         EXTENDS_UNKNOWN,
         EXTENDS_KIND,
+        EXTENDS_TOO_DEEP,
     }
 )
