@@ -141,7 +141,7 @@ def _mutants(draw: st.DrawFn) -> Any:
     return document
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutants())
 def test_schema_and_models_agree_on_mutated_documents(document: Any) -> None:
     assert _schema_accepts(document) == _models_accept(document)

@@ -222,7 +222,7 @@ _YAMLISH = st.text(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_YAMLISH)
 def test_arbitrary_text_never_raises_and_problems_are_well_formed(text: str) -> None:
     document, problems = check_bytes(text.encode("utf-8"), "p.yaml")
