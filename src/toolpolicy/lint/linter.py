@@ -80,7 +80,7 @@ def discover(paths: Iterable[str]) -> tuple[list[str], list[str]]:
             for name in sorted(names):
                 if not name.endswith(_SUFFIXES):
                     continue
-                candidate = os.path.join(folder, name)
+                candidate = os.path.normpath(os.path.join(folder, name))
                 (files if _is_ours(candidate) else skipped).append(candidate)
     return _unique(files), _unique(skipped)
 

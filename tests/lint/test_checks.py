@@ -1,0 +1,392 @@
+"""Each check in-process, on small documents written for it; messages are asserted verbatim."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolpolicy.compile.commands import compile_command_pattern
+from toolpolicy.compile.globs import compile_glob
+from toolpolicy.compile.names import NamePattern
+from toolpolicy.compile.rules import CompiledRule
+from toolpolicy.core.decision import Decision
+from toolpolicy.core.vocabulary import Behavior, Effect
+from toolpolicy.engine.selection import load
+from toolpolicy.lint import Finding, Severity, lint_bytes
+from toolpolicy.lint.checks import allow_anything, never_matches, outside_workspace, shadowed_allow
+
+HEAD = "apiVersion: toolpolicy/v1\nkind: Policy\nname: team\n"
+
+
+def lint(text: str, workspace: str, path: str = "p.yaml") -> list[Finding]:
+    return lint_bytes(text.encode(), path, workspace)
+
+
+def summary(findings: list[Finding]) -> list[tuple[int, int, str, str]]:
+    return [(f.line, f.column, f.severity.label, f.code) for f in findings]
+
+
+def rule(
+    behavior: Behavior,
+    *,
+    tools: tuple[str, ...] | None = None,
+    effects: tuple[Effect, ...] | None = None,
+    paths: tuple[str, ...] | None = None,
+    commands: tuple[str, ...] | None = None,
+) -> CompiledRule:
+    return CompiledRule(
+        name="r",
+        behavior=behavior,
+        reason="r",
+        origin="p.yaml:1",
+        order=0,
+        tools=None if tools is None else tuple(NamePattern(t) for t in tools),
+        effects=None if effects is None else frozenset(effects),
+        paths=None if paths is None else tuple(compile_glob(p, gitignore=True) for p in paths),
+        commands=None if commands is None else tuple(compile_command_pattern(c) for c in commands),
+        decision=Decision(behavior, "r", "r"),
+    )
+
+
+# -- loader ------------------------------------------------------------------------------
+
+
+def test_every_loader_problem_is_an_error_in_one_run(workspace: str) -> None:
+    text = HEAD + "name: again\nrules:\n  - name: sandbox\n    behavior: maybe\n    reason: r\n"
+    findings = lint(text, workspace)
+    assert summary(findings) == [
+        (4, 1, "error", "duplicate-key"),
+        (6, 5, "error", "schema"),
+        (6, 11, "error", "reserved-name"),
+        (7, 15, "error", "schema"),
+    ]
+    assert findings[0].message == "duplicate key 'name' (first defined at line 3, column 1)"
+
+
+def test_a_pattern_that_does_not_compile_is_an_error_at_its_rule(workspace: str) -> None:
+    text = HEAD + "rules:\n  - name: a\n    behavior: deny\n    reason: r\n"
+    text += "    match: {paths: ['src/[z-a]']}\n"
+    [finding] = lint(text, workspace)
+    assert (finding.line, finding.code, finding.severity) == (5, "invalid-pattern", Severity.ERROR)
+    assert finding.message == "invalid glob 'src/[z-a]': reversed range 'z-a'"
+
+
+def test_an_extends_that_names_nothing_is_an_error_at_the_extends_line(
+    workspace: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "child.yaml"
+    path.write_text(HEAD + "extends: missing.yaml\n")
+    [finding] = lint(path.read_text(), workspace, str(path))
+    assert (finding.line, finding.column, finding.code) == (4, 10, "extends-unknown")
+
+
+def test_a_broken_parent_is_reported_in_the_parent_file(workspace: str, tmp_path: Path) -> None:
+    (tmp_path / "parent.yaml").write_text(HEAD + "bogus: 1\n")
+    child = tmp_path / "child.yaml"
+    child.write_text(HEAD + "extends: parent.yaml\n")
+    [finding] = lint(child.read_text(), workspace, str(child))
+    assert finding.path == str(tmp_path / "parent.yaml")
+    assert (finding.line, finding.code) == (4, "schema")
+
+
+def test_a_user_profile_is_refused_but_a_shipped_one_is_linted(workspace: str) -> None:
+    from toolpolicy.language import builtin_profiles
+
+    shipped = builtin_profiles()["P03"]
+    data = Path(shipped.path).read_bytes()
+    assert lint_bytes(data, shipped.path, workspace) == []
+    changed = data.replace(b"chapter: 3", b"chapter: 4")
+    [finding] = lint_bytes(changed, "mine.yaml", workspace)
+    assert (finding.code, finding.line) == ("profile-not-builtin", 5)
+
+
+# -- examples ----------------------------------------------------------------------------
+
+
+def test_a_wrong_example_shows_expected_and_actual(workspace: str) -> None:
+    text = HEAD + "extends: P03\nexamples:\n"
+    text += "  - call: {tool: write_file, arguments: {path: a.txt, content: x}}\n"
+    text += "    expect: {behavior: allow, source: default}\n"
+    [finding] = lint(text, workspace)
+    assert (finding.line, finding.column, finding.code) == (6, 5, "example-failed")
+    assert finding.message == (
+        'example write_file {"content": "x", "path": "a.txt"}: expected allow from default, '
+        "got ask from confirm-file-write (File writes require explicit approval from "
+        "chapter 3 onward)"
+    )
+
+
+def test_an_example_is_decided_under_its_preset(workspace: str) -> None:
+    text = HEAD + "examples:\n"
+    text += "  - call: {tool: write_file, arguments: {path: a.txt, content: x}}\n"
+    text += "    expect: {behavior: deny, source: sandbox}\n    preset: read-only\n"
+    text += "  - call: {tool: write_file, arguments: {path: a.txt, content: x}}\n"
+    text += "    expect: {behavior: deny, source: approval-policy}\n"
+    text += "    preset: danger-full-access\n"
+    assert lint(text, workspace) == []
+
+
+def test_a_rejected_call_and_an_unknown_preset_fail_their_examples(workspace: str) -> None:
+    text = HEAD + "examples:\n"
+    text += "  - call: {tool: shell, arguments: {cmd: ls}}\n    expect: ask\n"
+    text += "  - call: {tool: glob, arguments: {pattern: '*'}}\n    expect: allow\n"
+    text += "    preset: yolo\n"
+    first, second = lint(text, workspace)
+    assert first.message == (
+        'example shell {"cmd": "ls"}: expected ask, but the call is rejected '
+        "(invalid_arguments): Error [invalid_arguments]: unexpected argument: cmd"
+    )
+    assert second.message == (
+        'example glob {"pattern": "*"}: cannot use preset \'yolo\': unknown preset: yolo '
+        "(known: workspace-write, danger-full-access, read-only)"
+    )
+
+
+def test_examples_do_not_touch_the_workspace(workspace: str) -> None:
+    text = HEAD + "extends: P02\nexamples:\n"
+    text += "  - call: {tool: write_file, arguments: {path: made.txt, content: x}}\n"
+    text += "    expect: allow\n"
+    assert lint(text, workspace) == []
+    assert list(Path(workspace).iterdir()) == []
+
+
+def test_the_profile_examples_are_not_repeated_for_every_policy(workspace: str) -> None:
+    # P03's own examples belong to p03.yaml; a policy on P03 only runs its own
+    text = HEAD + "extends: P03\nexamples:\n"
+    text += "  - call: {tool: read_file, arguments: {path: a}}\n    expect: deny\n"
+    assert [f.line for f in lint(text, workspace)] == [6]
+
+
+# -- unknown-tool ------------------------------------------------------------------------
+
+
+def test_an_unknown_tool_gets_a_did_you_mean(workspace: str) -> None:
+    text = HEAD + "rules:\n  - name: a\n    behavior: deny\n    reason: r\n"
+    text += "    match:\n      tools:\n        - read_fil\n        - 'mcp__x__*'\n"
+    text += "        - mcp__github__push\n        - 'shell*'\n        - zzz\n"
+    first, second = lint(text, workspace)
+    assert (first.line, first.column, first.severity) == (10, 11, Severity.WARNING)
+    assert first.message == (
+        "rule 'a' names unknown tool 'read_fil', so it never matches that name; "
+        "did you mean 'read_file'?"
+    )
+    assert second.message == (
+        "rule 'a' names unknown tool 'zzz', so it never matches that name; "
+        "known tools: edit_file, glob, read_file, shell, write_file"
+    )
+
+
+# -- shadowed-allow ----------------------------------------------------------------------
+
+
+def test_an_allow_under_a_wider_deny_is_shadowed(workspace: str) -> None:
+    text = HEAD + "extends: P02\nrules:\n"
+    text += "  - name: no-secrets\n    behavior: deny\n    reason: r\n"
+    text += "    match: {paths: [secrets]}\n"
+    text += "  - name: one-secret\n    behavior: allow\n    reason: r\n"
+    text += "    match: {tools: [read_file], paths: [/secrets/a.txt]}\n"
+    [finding] = lint(text, workspace)
+    assert (finding.line, finding.code) == (10, "shadowed-allow")
+    assert finding.message == (
+        "allow rule 'one-secret' never takes effect: every call it matches also matches deny "
+        "rule no-secrets (p.yaml:6), and deny beats allow"
+    )
+
+
+@pytest.mark.parametrize(
+    ("wide", "narrow", "expected"),
+    [
+        (rule(Behavior.DENY), rule(Behavior.ALLOW, tools=("shell",)), True),
+        (rule(Behavior.DENY, tools=("*",)), rule(Behavior.ALLOW, tools=("mcp__a__*",)), True),
+        (rule(Behavior.DENY, tools=("mcp__*",)), rule(Behavior.ALLOW, tools=("mcp__a__*",)), False),
+        (rule(Behavior.DENY, tools=("read_file",)), rule(Behavior.ALLOW), False),
+        (
+            rule(Behavior.DENY, effects=(Effect.WRITE,)),
+            rule(Behavior.ALLOW, tools=("write_file", "edit_file")),
+            True,
+        ),
+        (
+            rule(Behavior.DENY, effects=(Effect.WRITE,)),
+            rule(Behavior.ALLOW, tools=("write_file", "mcp__x")),
+            False,
+        ),
+        (
+            rule(Behavior.ASK, paths=("docs/**",)),
+            rule(Behavior.ALLOW, paths=("docs/**",), tools=("read_file",)),
+            True,
+        ),
+        (rule(Behavior.ASK, paths=("docs",)), rule(Behavior.ALLOW, paths=("docs/*.md",)), False),
+        (rule(Behavior.ASK, paths=("/docs",)), rule(Behavior.ALLOW, paths=("docs",)), False),
+        (rule(Behavior.ASK, paths=("docs",)), rule(Behavior.ALLOW, paths=("/docs",)), True),
+        (rule(Behavior.ASK, paths=("**",)), rule(Behavior.ALLOW, paths=("a/*.py",)), True),
+        (rule(Behavior.ASK, paths=("a",)), rule(Behavior.ALLOW), False),
+        (
+            rule(Behavior.DENY, commands=("git",)),
+            rule(Behavior.ALLOW, commands=("git push", "git status")),
+            True,
+        ),
+        (
+            rule(Behavior.DENY, commands=("git push",)),
+            rule(Behavior.ALLOW, commands=("git push", "git status")),
+            False,
+        ),
+        (
+            rule(Behavior.DENY, commands=("git *",)),
+            rule(Behavior.ALLOW, commands=("git * origin",)),
+            True,
+        ),
+        (
+            rule(Behavior.DENY, commands=("git push",)),
+            rule(Behavior.ALLOW, commands=("git *",)),
+            False,
+        ),
+    ],
+)
+def test_covers_claims_only_what_the_patterns_prove(
+    wide: CompiledRule, narrow: CompiledRule, expected: bool
+) -> None:
+    tools = load(profile="P03").tools
+    assert shadowed_allow.covers(wide, narrow, tools) is expected
+
+
+# -- identical-rule ----------------------------------------------------------------------
+
+
+def test_a_rule_repeating_the_profile_is_identical(workspace: str) -> None:
+    text = HEAD + "extends: P03\nrules:\n  - name: again\n    behavior: ask\n    reason: r\n"
+    text += "    match: {tools: [edit_file, write_file]}\n"
+    findings = lint(text, workspace)
+    assert [f.code for f in findings] == ["identical-rule"]
+    assert findings[0].message == (
+        "rule 'again' has the same behavior and match as rule confirm-file-write "
+        "(built-in p03.yaml:13); it never changes a decision"
+    )
+
+
+def test_the_first_of_two_identical_rules_is_not_reported(workspace: str) -> None:
+    rules = "".join(
+        f"  - name: r{i}\n    behavior: deny\n    reason: r\n    match: {{paths: [x]}}\n"
+        for i in range(3)
+    )
+    findings = lint(HEAD + "rules:\n" + rules, workspace)
+    assert [(f.line, f.code) for f in findings] == [(9, "identical-rule"), (13, "identical-rule")]
+
+
+# -- outside-workspace -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "outside"),
+    [
+        ("../x", True),
+        ("a/../../x", True),
+        ("~/.ssh/id_rsa", True),
+        ("C:/Windows/**", True),
+        ("/etc/passwd", True),
+        ("/home/*/.bashrc", True),
+        ("/Users/me/x", True),
+        ("/etc", False),  # a workspace-anchored top-level name
+        ("/src/**", False),
+        ("etc/**", False),
+        ("docs/*.md", False),
+    ],
+)
+def test_points_outside_reads_patterns_as_written(pattern: str, outside: bool) -> None:
+    assert outside_workspace.points_outside(pattern) is outside
+
+
+def test_a_rule_outside_the_workspace_says_the_boundary_cannot_be_relaxed(workspace: str) -> None:
+    text = HEAD + "extends: P02\nrules:\n  - name: hosts\n    behavior: allow\n    reason: r\n"
+    text += "    match:\n      tools: [write_file]\n      paths: [/etc/hosts]\n"
+    [finding] = lint(text, workspace)
+    assert (finding.line, finding.column, finding.code) == (11, 14, "outside-workspace")
+    assert finding.message == (
+        "rule 'hosts' only names paths outside the workspace ('/etc/hosts'); rule paths are "
+        "relative to the workspace root, and the workspace boundary cannot be relaxed: "
+        "writes outside the workspace are always denied"
+    )
+
+
+# -- never-matches -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("compiled", "reason"),
+    [
+        (
+            rule(Behavior.DENY, tools=("glob",), paths=("a",)),
+            "paths only match tools with a path argument, and these have none: glob",
+        ),
+        (
+            rule(Behavior.DENY, tools=("read_file",), commands=("rm",)),
+            "commands only match tools that run commands, and these run none: read_file",
+        ),
+        (
+            rule(Behavior.DENY, effects=(Effect.READ,), commands=("rm",)),
+            "commands only match tools with the execute effect, and effects excludes it",
+        ),
+        (
+            rule(Behavior.DENY, tools=("shell",), effects=(Effect.READ,)),
+            "effects read fit none of the tools (shell)",
+        ),
+        (rule(Behavior.DENY, tools=("shell", "read_file"), paths=("a",)), None),
+        (rule(Behavior.DENY, tools=("mcp__x",), paths=("a",)), None),
+        (rule(Behavior.DENY, effects=(Effect.EXECUTE,), paths=("a",)), None),
+    ],
+)
+def test_why_never_names_the_contradiction(compiled: CompiledRule, reason: str | None) -> None:
+    assert never_matches.why_never(compiled, load(profile="P03").tools) == reason
+
+
+# -- allow-anything ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("compiled", "open_ended"),
+    [
+        (rule(Behavior.ALLOW, commands=("*",)), True),
+        (rule(Behavior.ALLOW, commands=("* --help",)), True),
+        (rule(Behavior.ALLOW, commands=("sh",)), True),
+        (rule(Behavior.ALLOW, commands=("/usr/bin/python3 -c",)), True),
+        (rule(Behavior.ALLOW, commands=("sudo *",)), True),
+        (rule(Behavior.ALLOW, commands=("env",)), True),
+        (rule(Behavior.ALLOW, tools=("shell",)), True),
+        (rule(Behavior.ALLOW, effects=(Effect.EXECUTE,)), True),
+        (rule(Behavior.ALLOW, commands=("python -m pytest",)), False),
+        (rule(Behavior.ALLOW, commands=("git status",)), False),
+        (rule(Behavior.ALLOW, tools=("read_file",)), False),
+        (rule(Behavior.ALLOW, effects=(Effect.READ,)), False),
+        (rule(Behavior.ALLOW, paths=("src/**",)), False),
+        (rule(Behavior.DENY, commands=("*",)), False),
+        (rule(Behavior.ASK, tools=("shell",)), False),
+    ],
+)
+def test_lets_anything_run_flags_open_ended_allows(
+    compiled: CompiledRule, open_ended: bool
+) -> None:
+    reason = allow_anything.lets_anything_run(compiled, load(profile="P03").tools)
+    assert (reason is not None) is open_ended
+
+
+# -- preset-tie --------------------------------------------------------------------------
+
+
+def test_two_presets_with_one_combination_are_an_info_at_the_later_key(workspace: str) -> None:
+    text = "apiVersion: toolpolicy/v1\nkind: PresetTable\ndefault: a\npresets:\n"
+    text += "  a: {sandbox: read-only, approval: ask}\n"
+    text += "  b: {sandbox: read-only, approval: never}\n"
+    text += "  'c': {sandbox: read-only, approval: ask}\n"
+    [finding] = lint(text, workspace)
+    assert (finding.line, finding.column, finding.severity) == (7, 3, Severity.INFO)
+    assert finding.message == (
+        "presets 'a' and 'c' both set sandbox read-only and approval ask: when the knobs match "
+        "both, the table order decides which name is shown ('a')"
+    )
+
+
+def test_the_builtin_preset_table_has_no_tie(workspace: str) -> None:
+    from toolpolicy.language import builtin_presets
+
+    shipped = builtin_presets()
+    assert lint_bytes(Path(shipped.path).read_bytes(), shipped.path, workspace) == []
