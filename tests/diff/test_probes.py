@@ -50,7 +50,7 @@ def test_calls_are_probed_with_and_without_an_escalation_request(tmp_path: Path)
     calls = _calls(generate_probes(p03, p03))
     assert ("shell", {"command": "ls"}) in calls
     for mode in ("workspace-write", "danger-full-access"):
-        escalated = {"command": "ls", "sandbox_permissions": mode, "justification": "diff probe"}
+        escalated = {"command": "ls", "sandbox_permissions": mode, "justification": "probe"}
         assert ("shell", escalated) in calls
     assert not any(
         isinstance(args, dict) and args.get("sandbox_permissions") == "read-only"

@@ -32,7 +32,7 @@ _REPRESENTATIVE_PATHS = {Effect.READ: "README.md", Effect.WRITE: "notes.txt"}
 _REPRESENTATIVE_COMMAND = "ls"
 _COMMAND_FIELD = "command"
 _ESCALATION_FIELD = "sandbox_permissions"
-_JUSTIFICATION = "diff probe"
+_JUSTIFICATION = "probe"
 _PLACEHOLDERS = {"content": "x", "old_string": "a", "new_string": "b", "pattern": "**/*"}
 
 

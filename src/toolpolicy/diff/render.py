@@ -16,18 +16,24 @@ from .probes import Probe
 
 __all__ = ["RENDERERS", "call_text", "render_json", "render_markdown", "render_text"]
 
-MAX_CALL_CHARS = 72
+MAX_CALL_CHARS = 100
+MAX_VALUE_CHARS = 48
 _HEADERS = ("CALL", "LEFT", "RIGHT", "CHANGE")
 
 
-def call_text(probe: Probe) -> str:
-    """``tool {"argument": "value", ...}`` on one line, non-printable characters escaped."""
-    arguments = (
-        probe.arguments
-        if isinstance(probe.arguments, str)
-        else json.dumps(probe.arguments, ensure_ascii=False)
-    )
-    return _printable(f"{probe.tool} {arguments}")
+def call_text(probe: Probe, *, compact: bool = False) -> str:
+    """The call on one line, non-printable characters escaped: ``tool {"argument": ...}``,
+    or with ``compact`` (the text table) ``tool argument=value ...`` with long values and
+    the whole line cut (JSON always has the full call)."""
+    arguments = probe.arguments
+    if isinstance(arguments, str):
+        shown = arguments
+    elif compact:
+        shown = " ".join(f"{k}={_compact_value(v)}" for k, v in arguments.items())
+    else:
+        shown = json.dumps(arguments, ensure_ascii=False)
+    text = _printable(f"{probe.tool} {shown}")
+    return _cut(text, MAX_CALL_CHARS) if compact else text
 
 
 def render_text(report: DiffReport, show_all: bool = False) -> str:
@@ -38,7 +44,7 @@ def render_text(report: DiffReport, show_all: bool = False) -> str:
     if rows:
         cells = [_HEADERS] + [
             (
-                _shorten(call_text(r.probe)),
+                call_text(r.probe, compact=True),
                 _outcome_text(r.left),
                 _outcome_text(r.right),
                 r.change.value,
@@ -148,8 +154,15 @@ def _outcome_markdown(outcome: Outcome) -> str:
     return text if outcome.sandbox is None else f"{text} in {outcome.sandbox.value}"
 
 
-def _shorten(text: str) -> str:
-    return text if len(text) <= MAX_CALL_CHARS else text[: MAX_CALL_CHARS - 3] + "..."
+def _compact_value(value: object) -> str:
+    """A plain word as is, anything else as JSON; long values cut."""
+    if isinstance(value, str) and value and not any(c.isspace() or c in "\"'=" for c in value):
+        return _cut(value, MAX_VALUE_CHARS)
+    return _cut(json.dumps(value, ensure_ascii=False), MAX_VALUE_CHARS)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _printable(text: str) -> str:

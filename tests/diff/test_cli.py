@@ -1,0 +1,270 @@
+"""`toolpolicy diff` as a user runs it: real subprocesses, exit codes and every format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .conftest import run_cli
+
+EQUIVALENT_P03 = """\
+left:  P03@workspace-write
+right: P03@workspace-write
+probes: 23
+
+no differences
+
+verdict: equivalent (0 of 23 probes decided differently: 0 widen, 0 narrow; \
+0 same behavior with a different source)
+"""
+
+
+def test_a_selection_against_itself_prints_no_differences_and_exits_0(tmp_path: Path) -> None:
+    done = run_cli("diff", "P03", "workspace-write", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == EQUIVALENT_P03
+
+
+def test_the_two_default_presets_print_a_table_and_exit_1(tmp_path: Path) -> None:
+    done = run_cli("diff", "workspace-write", "danger-full-access", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:3] == [
+        "left:  P03@workspace-write",
+        "right: P03@danger-full-access",
+        "probes: 23",
+    ]
+    assert lines[4].split() == ["CALL", "LEFT", "RIGHT", "CHANGE"]
+    assert lines[5].split("  ")[0] == "shell command=ls"
+    assert " ".join(lines[5].split()) == (
+        "shell command=ls ask (shell-default) [workspace-write] deny (approval-policy) narrow"
+    )
+    assert " ".join(lines[6].split()) == (
+        "write_file path=notes.txt content=x ask (confirm-file-write) deny (approval-policy) narrow"
+    )
+    assert lines[-1] == (
+        "verdict: less-permissive (6 of 23 probes decided differently: 0 widen, 6 narrow; "
+        "0 same behavior with a different source)"
+    )
+    assert not any(line.endswith(" none") for line in lines)
+
+
+def test_fail_on_widen_passes_p02_to_p03_and_fails_the_other_way(tmp_path: Path) -> None:
+    tightening = run_cli("diff", "P02", "P03", "--fail-on", "widen", cwd=tmp_path)
+    assert tightening.returncode == 0, tightening.stderr
+    assert tightening.stdout.splitlines()[-1].startswith("verdict: less-permissive (")
+    loosening = run_cli("diff", "P03", "P02", "--fail-on", "widen", cwd=tmp_path)
+    assert loosening.returncode == 1
+    assert loosening.stdout.splitlines()[-1].startswith("verdict: more-permissive (")
+    any_change = run_cli("diff", "P02", "P03", cwd=tmp_path)
+    assert any_change.returncode == 1
+
+
+def test_json_has_the_documented_shape(tmp_path: Path) -> None:
+    done = run_cli("diff", "P02", "P03", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    out = json.loads(done.stdout)
+    assert list(out) == [
+        "left",
+        "right",
+        "verdict",
+        "probes",
+        "summary",
+        "recorded",
+        "differences",
+    ]
+    assert (out["left"], out["right"], out["verdict"]) == (
+        "P02@workspace-write",
+        "P03@workspace-write",
+        "less-permissive",
+    )
+    assert out["summary"] == {"widen": 0, "narrow": 10, "same": 0}
+    assert out["recorded"] is None
+    assert out["differences"][0] == {
+        "call": {"tool": "write_file", "arguments": {"path": "notes.txt", "content": "x"}},
+        "origin": "representative write call",
+        "left": {
+            "behavior": "allow",
+            "source": "default",
+            "reason": "No permission rule blocked the request",
+            "sandbox": None,
+        },
+        "right": {
+            "behavior": "ask",
+            "source": "confirm-file-write",
+            "reason": "File writes require explicit approval from chapter 3 onward",
+            "sandbox": None,
+        },
+        "change": "narrow",
+    }
+    assert len(out["differences"]) == 10
+    assert out["probes"] == 23
+
+
+def test_all_also_lists_the_probes_that_agree(tmp_path: Path) -> None:
+    done = run_cli("diff", "P02", "P03", "--format", "json", "--all", cwd=tmp_path)
+    out = json.loads(done.stdout)
+    assert len(out["differences"]) + len(out["agreeing"]) == out["probes"]
+    assert {e["change"] for e in out["agreeing"]} == {"none"}
+    text = run_cli("diff", "P03", "P03", "--all", cwd=tmp_path)
+    assert text.returncode == 0
+    rows = [line for line in text.stdout.splitlines() if line.endswith(" none")]
+    assert len(rows) == 23
+
+
+def test_markdown_is_a_table_to_paste_into_a_pull_request(tmp_path: Path) -> None:
+    done = run_cli("diff", "P02", "P03", "--format", "markdown", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "### toolpolicy diff: `P02@workspace-write` → `P03@workspace-write`"
+    assert lines[2] == (
+        "**Verdict: less-permissive** (10 of 23 probes decided differently: 0 widen, 10 narrow; "
+        "0 same behavior with a different source)."
+    )
+    assert lines[4:7] == [
+        "| call | left | right | change |",
+        "| --- | --- | --- | --- |",
+        '| `write_file {"path": "notes.txt", "content": "x"}` | allow (`default`) '
+        "| ask (`confirm-file-write`) | **narrow** |",
+    ]
+
+
+def test_markdown_escapes_pipes_and_backticks_in_recorded_calls(tmp_path: Path) -> None:
+    calls = tmp_path / "calls.jsonl"
+    calls.write_text(
+        json.dumps({"tool": "write_file", "arguments": {"path": "a|b`c", "content": "x"}}) + "\n",
+        encoding="utf-8",
+    )
+    done = run_cli(
+        "diff", "P02", "P03", "--calls", str(calls), "--format", "markdown", cwd=tmp_path
+    )
+    row = next(line for line in done.stdout.splitlines() if "a\\|b" in line)
+    assert row.startswith('| ``write_file {"path": "a\\|b`c", "content": "x"}`` |')
+    assert row.count(" | ") == 3
+
+
+def test_an_unknown_side_exits_2_naming_it(tmp_path: Path) -> None:
+    done = run_cli("diff", "P03", "staging", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "toolpolicy: unknown side 'staging' (expected a preset: workspace-write, "
+        "danger-full-access, read-only; a profile: P01, P02, P03; PROFILE@PRESET; "
+        "or a policy file)\n"
+    )
+
+
+def test_a_broken_policy_side_exits_2_with_each_problem(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: broken\nrules:\n"
+        "  - name: x\n    behavior: sometimes\n",
+        encoding="utf-8",
+    )
+    done = run_cli("diff", "P03", "broken.yaml", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "broken.yaml:6:15:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_calls_line_that_is_not_json_exits_2_with_file_and_line(tmp_path: Path) -> None:
+    calls = tmp_path / "calls.jsonl"
+    calls.write_text('{"tool": "glob", "arguments": {"pattern": "*"}}\n{oops\n', encoding="utf-8")
+    done = run_cli("diff", "P03", "P02", "--calls", "calls.jsonl", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "toolpolicy: calls.jsonl:2: not JSON: Expecting property name enclosed in double "
+        "quotes: line 1 column 2 (char 1)\n"
+    )
+
+
+def test_recorded_calls_are_replayed_and_skipped_lines_reported(tmp_path: Path, team: Path) -> None:
+    calls = tmp_path / "audit.jsonl"
+    calls.write_text(
+        json.dumps(
+            {
+                "tool": "write_file",
+                "arguments": {"path": "third_party/zlib/zutil.c", "content": "x"},
+                "behavior": "ask",
+            }
+        )
+        + "\n"
+        + json.dumps({"tool": "write_file", "arguments_sha256": "ab" * 32})
+        + "\n",
+        encoding="utf-8",
+    )
+    done = run_cli("diff", "P03", "team.yaml", "--calls", "audit.jsonl", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[2] == (
+        "probes: 28 (replayed 1 recorded calls from audit.jsonl; 1 lines skipped: "
+        "no arguments recorded)"
+    )
+    assert any(
+        line.startswith("write_file path=third_party/zlib/zutil.c content=x ")
+        and line.endswith(" narrow")
+        for line in lines
+    )
+    out = json.loads(
+        run_cli(
+            "diff", "P03", "team.yaml", "--calls", "audit.jsonl", "--format", "json", cwd=tmp_path
+        ).stdout
+    )
+    assert out["recorded"] == {"file": "audit.jsonl", "replayed": 1, "skipped": 1}
+    recorded = [d for d in out["differences"] if d["origin"] == "recorded audit.jsonl:1"]
+    assert recorded[0]["right"]["source"] == "no-vendored-c"
+
+
+def test_the_scratch_workspace_is_removed_afterwards(tmp_path: Path) -> None:
+    scratch_parent = tmp_path / "tmp"
+    scratch_parent.mkdir()
+    done = run_cli("diff", "P02", "P03", cwd=tmp_path, env={"TMPDIR": str(scratch_parent)})
+    assert done.returncode == 1
+    assert "link/escape.txt" in done.stdout
+    assert list(scratch_parent.iterdir()) == []
+
+
+def test_a_given_workspace_is_used_for_both_sides_and_left_untouched(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    done = run_cli("diff", "P02", "P03", "--workspace", "ws", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "link/escape.txt" not in done.stdout
+    assert list(ws.iterdir()) == []
+    (tmp_path / "elsewhere").mkdir()
+    (ws / "out").symlink_to(tmp_path / "elsewhere")
+    with_link = run_cli("diff", "P02", "P03", "--workspace", "ws", cwd=tmp_path)
+    assert (
+        " ".join(
+            next(line for line in with_link.stdout.splitlines() if "out/escape.txt" in line).split()
+        )
+        == "write_file path=out/escape.txt content=x "
+        "allow (default) deny (workspace-boundary) narrow"
+    )
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("diff", "P03"), "Missing argument 'RIGHT'."),
+        (("diff", "P03", "P02", "--format", "yaml"), "Invalid value for '--format'"),
+        (("diff", "P03", "P02", "--fail-on", "narrow"), "Invalid value for '--fail-on'"),
+        (("diff", "P03", "P02", "--calls", "missing.jsonl"), "Invalid value for '--calls'"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert done.stdout == ""
+
+
+def test_profile_serves_the_sides_that_name_only_a_preset(tmp_path: Path) -> None:
+    done = run_cli("diff", "read-only", "P02@read-only", "--profile", "P02", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:2] == ["left:  P02@read-only", "right: P02@read-only"]
