@@ -163,8 +163,8 @@ class CedarPeer(Peer):
     distribution = "cedarpy"
     includes = (
         "is_authorized (context dict -> JSON -> Rust -> JSON -> AuthzResult); boundary = "
-        "realpath in the adapter, then `like` on the resolved path; ask = a permit whose "
-        "@id starts with ask"
+        "realpath in the adapter (writes only), then `like` on the resolved path; "
+        "ask = a permit whose @id starts with ask"
     )
     scales = True
 
@@ -202,10 +202,12 @@ class CedarPeer(Peer):
             "resource": 'Call::"call"',
         }
 
+        writes = tool in _WRITES and path is not None
+
         def decide() -> str:
-            real = root if path is None else os.path.realpath(os.path.join(root, path))
-            if path is not None and os.path.isabs(path):
-                real = "/"
+            real = root
+            if writes and path is not None:
+                real = "/" if os.path.isabs(path) else os.path.realpath(os.path.join(root, path))
             request = dict(base, context={"path": path or "", "real": real})
             result = authorize(request, policies, entities)
             if result.decision != allow:
@@ -232,7 +234,8 @@ class TollgatePeer(Peer):
     distribution = "tollgate"
     includes = (
         "YamlPolicyEvaluator.evaluate on a prebuilt ToolRequest; has ASK; boundary = "
-        "realpath in the adapter into a metadata flag (tollgate matches literals only)"
+        "realpath in the adapter (writes only) into a metadata flag "
+        "(tollgate matches literals only)"
     )
     scales = True
 
@@ -264,10 +267,11 @@ class TollgatePeer(Peer):
         raw = arguments.get("path")
         path = raw if isinstance(raw, str) else None
         names = {"ALLOW": "allow", "ASK": "ask", "DENY": "deny"}
+        writes = tool in _WRITES
 
         def decide() -> str:
             metadata: dict[str, object] = {"top": _top(path)}
-            if path is not None:
+            if writes and path is not None:
                 metadata["outside"] = outside_workspace(root, path)
             request = tollgate.ToolRequest(tool, "call", "file", effect, arguments, metadata, "1")
             return names[evaluator.evaluate(agent, intent, request).decision.value]
