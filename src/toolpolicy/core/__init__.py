@@ -3,6 +3,7 @@
 from .decision import Decision
 from .errors import (
     AuditError,
+    CallRejected,
     ConfigurationError,
     PermissionContractError,
     PolicyLoadError,
@@ -18,6 +19,7 @@ __all__ = [
     "ApprovalPolicy",
     "AuditError",
     "Behavior",
+    "CallRejected",
     "ConfigurationError",
     "Decision",
     "Effect",

@@ -46,6 +46,7 @@ class Gate:
         "_engine",
         "_include_arguments",
         "_knobs",
+        "_protected",
         "_registry",
         "_session_id",
     )
@@ -60,6 +61,7 @@ class Gate:
         *,
         session_id: str,
         include_arguments: bool = False,
+        protected_paths: tuple[str, ...] = (),
     ) -> None:
         self._engine = engine
         self._knobs = knobs
@@ -68,6 +70,7 @@ class Gate:
         self._registry = registry
         self._session_id = session_id
         self._include_arguments = include_arguments
+        self._protected = protected_paths
 
     @property
     def knobs(self) -> Knobs:
@@ -129,7 +132,10 @@ class Gate:
         if not final.decision.is_allowed:
             return final.decision.to_tool_result()
         mode = final.decision.sandbox or self._knobs.state.sandbox
-        return self._registry.invoke(prepared, replace(context, sandbox=mode))
+        protected = (*context.read_only_paths, *self._protected)
+        return self._registry.invoke(
+            prepared, replace(context, sandbox=mode, read_only_paths=protected)
+        )
 
     def _record(self, request: PermissionRequest, final: GateDecision) -> None:
         decision, evaluation = final.decision, final.evaluation

@@ -8,7 +8,7 @@ asks responders, audits and runs handlers.
 from __future__ import annotations
 
 import os
-import uuid
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -121,8 +121,9 @@ class ToolPolicy:
             service,
             audit,
             registry if registry is not None else self.tools,
-            session_id=session_id or uuid.uuid4().hex,
+            session_id=session_id or secrets.token_hex(16),
             include_arguments=include_arguments,
+            protected_paths=tuple(os.path.abspath(s.path) for s in self.compiled.sources[1:]),
         )
 
 
