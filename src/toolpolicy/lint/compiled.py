@@ -10,6 +10,7 @@ same steps ``load`` takes, half the cost. A Policy that extends another file goe
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from ..compile.policy import compile_policy
 from ..engine.builtin import (
@@ -21,6 +22,7 @@ from ..engine.builtin import (
 from ..engine.evaluate import DecisionEngine
 from ..engine.knobs import Knobs
 from ..engine.selection import ToolPolicy, load
+from ..engine.session import SessionEvent
 from ..engine.sources import to_source
 from ..language import LoadedDocument, PolicyDoc, ProfileDoc, builtin_profiles
 from ..tools.definitions import builtin_definitions
@@ -55,16 +57,26 @@ def policy_of(document: LoadedDocument, workspace: str) -> ToolPolicy | None:
         return load(profile=document.path, workspace=workspace)
     base = builtin_profile(target)
     compiled = compile_policy(base, [builtin_profile_source(base.name), to_source(document)])
-    table = builtin_preset_table()
     boundary = WorkspaceBoundary(workspace)
     return ToolPolicy(
         compiled=compiled,
-        presets=table,
-        knob_events=Knobs(table).log.events,
+        presets=builtin_preset_table(),
+        knob_events=_default_knob_events(),
         workspace=boundary.root,
         engine=DecisionEngine(compiled, boundary, enforces=True),
-        tools=ToolSnapshot(d for d in builtin_definitions() if d.name in base.tools),
+        tools=_tools(base.name),
     )
+
+
+@functools.cache
+def _default_knob_events() -> tuple[SessionEvent, ...]:
+    return Knobs(builtin_preset_table()).log.events
+
+
+@functools.cache
+def _tools(profile: str) -> ToolSnapshot:
+    names = builtin_profile(profile).tools
+    return ToolSnapshot(d for d in builtin_definitions() if d.name in names)
 
 
 def with_preset(policy: ToolPolicy, preset: str) -> ToolPolicy:

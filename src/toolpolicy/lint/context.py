@@ -8,6 +8,7 @@ refuses carries its problems and no document; the checks that need a document sk
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..core.errors import ConfigurationError, PolicyLoadError, Problem
 from ..engine.builtin import builtin_profile
@@ -15,6 +16,9 @@ from ..engine.selection import ToolPolicy
 from ..language import LoadedDocument, PolicyDoc, ProfileDoc, check_bytes
 from ..tools.definitions import BUILTIN_TOOL_NAMES
 from .compiled import is_builtin_profile, policy_of, with_preset
+
+if TYPE_CHECKING:
+    from .rules import RuleSite
 
 __all__ = ["CONFIGURATION", "PROFILE_NOT_BUILTIN", "LintFile", "prepare"]
 
@@ -37,6 +41,8 @@ class LintFile:
     problems: tuple[Problem, ...]
     policy: ToolPolicy | None
     known_tools: tuple[str, ...]
+    rule_sites: tuple[RuleSite, ...] | None = field(default=None, repr=False)
+    """Filled once by ``toolpolicy.lint.rules.rule_sites``, shared by the rule checks."""
     _presets: dict[str, ToolPolicy | str] = field(default_factory=dict, repr=False)
 
     def under_preset(self, preset: str | None) -> ToolPolicy | str:

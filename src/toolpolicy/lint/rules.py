@@ -17,7 +17,7 @@ from ..language.resources import data_dir
 from ..tools.registry import ToolSnapshot
 from .context import LintFile
 
-__all__ = ["RuleSite", "label", "own_rules", "rule_sites", "tools_reached"]
+__all__ = ["RuleSite", "label", "own_rules", "rule_sites", "same_file", "tools_reached"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +34,11 @@ class RuleSite:
 @functools.lru_cache(maxsize=4096)
 def _real(path: str) -> str:
     return os.path.realpath(path)
+
+
+def same_file(path: str, other: str) -> bool:
+    """True when both paths name one file (compared as written first, then resolved)."""
+    return path == other or _real(path) == _real(other)
 
 
 @functools.cache
@@ -53,18 +58,20 @@ def rule_sites(target: LintFile) -> tuple[RuleSite, ...]:
     """Every rule of the file's selection in order; empty when the file does not compile."""
     if target.policy is None or target.document is None:
         return ()
-    here = _real(target.path)
+    if target.rule_sites is not None:
+        return target.rule_sites
     sites: list[RuleSite] = []
     own_index = 0
     for rule in target.policy.compiled.rules:
         path, _, line = rule.origin.rpartition(":")
-        if _real(path) == here:
+        if same_file(path, target.path):
             row, column = target.document.position(f"/rules/{own_index}")
             sites.append(RuleSite(rule, True, row, column, own_index))
             own_index += 1
         else:
             sites.append(RuleSite(rule, False, int(line or 0), 1, -1))
-    return tuple(sites)
+    target.rule_sites = tuple(sites)
+    return target.rule_sites
 
 
 def own_rules(target: LintFile) -> tuple[RuleSite, ...]:

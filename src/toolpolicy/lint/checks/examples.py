@@ -28,7 +28,6 @@ PASS::
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 
 from ...compile.policy import CompiledExample
@@ -36,6 +35,7 @@ from ...core.decision import Decision
 from ...core.errors import CallRejected
 from ..context import LintFile
 from ..finding import Hit, Severity
+from ..rules import same_file
 
 __all__ = ["CODE", "SEVERITY", "check"]
 
@@ -47,8 +47,7 @@ def check(target: LintFile) -> Iterator[Hit]:
     """One error per example of this file whose decision differs from its expectation."""
     if target.policy is None or target.document is None:
         return
-    here = os.path.realpath(target.path)
-    own = [e for e in target.policy.compiled.examples if os.path.realpath(e.path) == here]
+    own = [e for e in target.policy.compiled.examples if same_file(e.path, target.path)]
     for index, example in enumerate(own):
         line, column = target.document.position(f"/examples/{index}")
         message = _verdict(target, example)
