@@ -5,7 +5,8 @@ A pattern is a command prefix written as words (``git push``, ``rm -rf``, ``npm 
 (:mod:`toolpolicy.compile.shell_syntax`); each wrapper (``sudo``, ``env``, ``timeout`` ...,
 see :mod:`toolpolicy.compile.command_wrappers`) adds its inner command as a further part,
 ``bash -c``/``sh -c``/``zsh -c``/``dash -c`` strings and ``eval`` arguments are split too,
-and a program given by absolute path (``/bin/rm``) also appears under its basename.
+``find -exec COMMAND ;`` adds COMMAND, and a program given by absolute path (``/bin/rm``)
+also appears under its basename.
 
 The engine combines the parts: an allow needs every part to match an allow pattern; a deny
 or ask hits if any part matches. ``complete=False`` means the split is a best effort and must
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from .command_wrappers import SHELLS, unwrap
 from .shell_syntax import (
     COMPOUND_RESERVED_WORDS,
+    MAX_NESTING,
     ShellSyntaxError,
     SimpleCommand,
     Word,
@@ -48,6 +50,7 @@ _MAX_EMITTED_LEVELS = 16
 _FORBIDDEN_IN_PATTERN = frozenset("'\"\\`;&|<>()")
 _BEST_EFFORT_SEPARATORS = re.compile(r"[;&|()<>`\n\r\x00]+")
 _QUOTING = re.compile(r"['\"\\]")
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +189,8 @@ class _Collector:
             else:
                 self.complete = False
             name = program.text.rsplit("/", 1)[-1]
+            if name == "find":
+                self.find_actions(words, start, depth, best_effort=best_effort)
             if name in SHELLS or name == "eval":
                 inner = self.interpreted(words, start, depth, best_effort=best_effort)
                 if inner is None:
@@ -237,6 +242,25 @@ class _Collector:
             self.complete = False
         self.script(script.text, depth + 1)
         return None
+
+    def find_actions(
+        self, words: tuple[Word, ...], start: int, depth: int, *, best_effort: bool
+    ) -> None:
+        """``find -exec/-execdir/-ok/-okdir COMMAND ... ;`` runs COMMAND: emit it as a part."""
+        if depth >= MAX_NESTING:
+            self.complete = False
+            return
+        index = start + 1
+        while index < len(words):
+            if words[index].text not in _FIND_ACTIONS:
+                index += 1
+                continue
+            end = index + 1
+            while end < len(words) and words[end].text not in (";", "+"):
+                end += 1
+            if end > index + 1:
+                self.chain(words[index + 1 : end], 0, depth + 1, best_effort=best_effort)
+            index = end + 1
 
     def emit(self, words: tuple[Word, ...], start: int) -> None:
         texts = tuple(word.text for word in words[start:])

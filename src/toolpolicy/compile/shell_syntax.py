@@ -37,6 +37,7 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 # Unquoted glob characters or a brace expansion: what the word expands to is decided later.
 _EXPANDING_PATTERN = re.compile(r"[*?]|\[[^\]]*\]|\{[^{}]*(?:,|\.\.)[^{}]*\}")
 _FD_PREFIX = re.compile(r"[0-9]+(?=[<>])")
+_BLANKS = re.compile(r"(?:[ \t]|\\\n)*")
 _PLAIN_RUN = re.compile(r"[^ \t\n|&;()<>\\'\"`$*?\[{}]+")
 _REDIRECTIONS = ("<<<", "&>>", ">>", ">|", ">&", "<&", "<>", "&>", ">", "<")
 _ANSI_ESCAPE = re.compile(
@@ -118,14 +119,8 @@ class _Parser:
         return self.text[index] if index < len(self.text) else ""
 
     def skip_blanks(self) -> None:
-        while True:
-            char = self.peek()
-            if char in (" ", "\t"):
-                self.pos += 1
-            elif char == "\\" and self.peek(1) == "\n":
-                self.pos += 2
-            else:
-                return
+        if blanks := _BLANKS.match(self.text, self.pos):
+            self.pos = blanks.end()
 
     def skip_comment(self) -> None:
         end = self.text.find("\n", self.pos)
