@@ -66,3 +66,10 @@ def test_an_empty_side_is_refused() -> None:
 def test_a_directory_is_not_a_policy_file(tmp_path: Path) -> None:
     with pytest.raises(UnknownSide):
         parse_side(str(tmp_path))
+
+
+def test_a_mistyped_profile_flag_is_refused_even_when_no_side_uses_it() -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        parse_side("P02", default_profile="P3")
+    assert str(caught.value) == "unknown profile: P3 (built-in: P01, P02, P03, or a policy file)"
+    assert not isinstance(caught.value, UnknownSide)

@@ -61,14 +61,22 @@ def parse_side(
     text: str, *, default_profile: str = "P03", presets: PresetTable | None = None
 ) -> Side:
     """Resolve ``text`` (see the module docstring); ``default_profile`` serves preset-only
-    sides. Raises :class:`UnknownSide` naming ``text``."""
+    sides and must itself be a built-in profile or a policy file (``ConfigurationError``,
+    even when no side uses it: a mistyped flag is never ignored). Raises
+    :class:`UnknownSide` naming ``text``."""
     table = presets if presets is not None else builtin_preset_table()
+    base = _profile(default_profile)
+    if base is None:
+        known = ", ".join(BUILTIN_PROFILE_NAMES)
+        raise ConfigurationError(
+            f"unknown profile: {default_profile} (built-in: {known}, or a policy file)"
+        )
     if not text or len(text) > MAX_SIDE_LENGTH:
         raise UnknownSide(_unknown(text[:200], "empty or too long", table))
     if text.upper() in BUILTIN_PROFILE_NAMES:
         return Side(text, text.upper(), table.default)
     if text in table.names:
-        return Side(text, _profile(default_profile) or default_profile, text)
+        return Side(text, base, text)
     if os.path.isfile(text):
         return Side(text, text, table.default)
     if "@" in text:
