@@ -8,7 +8,8 @@ arguments) is a deny on that side, with the error code as its source.
 Changes, right relative to left: ``widen`` when the right behavior is more permissive
 (deny < ask < allow), or equal but the execute call would run in a wider sandbox mode;
 ``narrow`` the other way round; ``same`` when behavior and sandbox agree but the source
-differs (listed, but it never changes the verdict); ``none`` when everything agrees.
+differs (listed, but it never changes the verdict); ``none`` when behavior, sandbox and
+source agree (a reworded reason alone is not a change).
 The verdict over all probes: ``equivalent`` (no widen, no narrow), ``more-permissive``
 (only widen), ``less-permissive`` (only narrow), ``incomparable`` (both).
 """
