@@ -15,6 +15,7 @@ table is printed, followed by the scale rows, the start-up rows and the targets 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import sys
@@ -25,7 +26,7 @@ from compare_cases import CASES, Workspace, workspace
 from compare_peers import PEER_NAMES, Peer, available_peers
 from compare_scale import SCALE_SIZES, UNMATCHED_PATH, matched_path, scale_rules, write_policy
 from compare_startup import StartupRow, time_startup
-from compare_timing import Settings, Timing, measure
+from compare_timing import Settings, Timing, measure_all
 from compare_toolpolicy import ToolPolicySubject, label, write_command_policy
 
 __all__ = ["Row", "ScaleRow", "ScaleSubject", "main", "precheck", "scale_subjects"]
@@ -140,106 +141,118 @@ def precheck(
     return [problem for problem in problems if problem]
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    engine: str
+    what: str
+    calls: Sequence[Call]
+    includes: str
+    baseline: str | None = None
+    whole_policy: bool = True
+
+
 def _decision_rows(
     subject: ToolPolicySubject,
     commands: ToolPolicySubject,
     peers: Sequence[Peer],
     settings: Settings,
 ) -> list[Row]:
-    rows = [
-        Row(
+    plans = [
+        _Plan(
             "toolpolicy",
             "read decision (read_file src/a.py -> allow)",
-            measure([subject.bind(READ)], settings),
-            "engine.evaluate on a prepared request: sandbox, indexed rules with the "
-            "normalized path, default; knobs folded once",
+            [subject.bind(READ)],
+            "engine.evaluate on a prepared request: sandbox, indexed rules, profile default; "
+            "knobs folded once",
             "read",
         ),
-        Row(
+        _Plan(
             "toolpolicy",
             "write decision, symlink-safe boundary (src/new.py -> ask)",
-            measure([subject.bind(WRITE)], settings),
-            "boundary resolves every component (lstat/readlink), rules on link and target",
+            [subject.bind(WRITE)],
+            "boundary resolves every component (lstat/readlink), then the rules",
         ),
-        Row(
+        _Plan(
             "toolpolicy",
             "write through an escaping symlink (link/escape.txt -> deny)",
-            measure([subject.bind(ESCAPE)], settings),
+            [subject.bind(ESCAPE)],
             "as above; the boundary denies",
         ),
-        Row(
+        _Plan(
             "toolpolicy",
             "shell decision, P03 alone -> ask",
-            measure([subject.bind(SHELL)], settings),
+            [subject.bind(SHELL)],
             "no shell rule in P03, so the command line is not parsed; shell default",
         ),
-        Row(
+        _Plan(
             "toolpolicy",
             "shell decision, compound command, with a command rule -> ask",
-            measure([commands.bind(SHELL)], settings),
+            [commands.bind(SHELL)],
             f"P03 + a `rm -rf` deny rule: splits `{SHELL.arguments['command']}` into "
             "3 simple commands and matches each",
         ),
-        Row(
+        _Plan(
             "toolpolicy",
             MIX_NAME,
-            measure([subject.bind(case) for case in CASES], settings),
+            [subject.bind(case) for case in CASES],
             "the eight requests in turn; the unknown tool is denied by ToolSnapshot.prepare",
             "mix",
         ),
-        Row(
+        _Plan(
             "toolpolicy",
             "policy.check(read_file, {path})",
-            measure([subject.bind_check(READ)], settings),
+            [subject.bind_check(READ)],
             "public API: argument preparation + knob fold + decision",
         ),
     ]
-    for fsync in (False, True):
-        gate, sink = subject.gate(fsync=fsync)
-        with sink:
-            timing = measure([subject.bind_gate(gate, READ)], settings)
-        rows.append(
-            Row(
-                "toolpolicy",
-                f"full gate, read, JSONL audit {'with' if fsync else 'without'} fsync",
-                timing,
-                "Gate.decide: decision + AuditRecord (timestamp, sha256 of the arguments) "
-                f"+ one O_APPEND write{' + fsync' if fsync else ''}",
+    with contextlib.ExitStack() as stack:
+        for fsync in (False, True):
+            gate, sink = subject.gate(fsync=fsync)
+            stack.enter_context(sink)
+            plans.append(
+                _Plan(
+                    "toolpolicy",
+                    f"full gate, read, JSONL audit {'with' if fsync else 'without'} fsync",
+                    [subject.bind_gate(gate, READ)],
+                    "Gate.decide: decision + AuditRecord (timestamp, sha256 of the arguments) "
+                    f"+ one O_APPEND write{' + fsync' if fsync else ''}",
+                )
             )
-        )
-    for peer in peers:
-        rows.append(
-            Row(
-                peer.title,
-                "read decision",
-                measure([peer.bind(READ)], settings),
-                "the read_file request of the mix alone",
-                "read",
-                peer.sees_paths,
+        for peer in peers:
+            plans.append(
+                _Plan(
+                    peer.title,
+                    "read decision",
+                    [peer.bind(READ)],
+                    "the read_file request of the mix alone",
+                    "read",
+                    peer.sees_paths,
+                )
             )
-        )
-        rows.append(
-            Row(
-                peer.title,
-                MIX_NAME,
-                measure([peer.bind(case) for case in CASES], settings),
-                peer.includes,
-                "mix",
-                peer.sees_paths,
+            plans.append(
+                _Plan(
+                    peer.title,
+                    MIX_NAME,
+                    [peer.bind(case) for case in CASES],
+                    peer.includes,
+                    "mix",
+                    peer.sees_paths,
+                )
             )
-        )
-    return rows
+        timings = measure_all([plan.calls for plan in plans], settings)
+    return [
+        Row(plan.engine, plan.what, timing, plan.includes, plan.baseline, plan.whole_policy)
+        for plan, timing in zip(plans, timings, strict=True)
+    ]
 
 
 def _scale_rows(scale: Sequence[ScaleSubject], settings: Settings) -> list[ScaleRow]:
+    timings = measure_all(
+        [calls for item in scale for calls in ([item.unmatched], [item.matched])], settings
+    )
     return [
-        ScaleRow(
-            item.engine,
-            item.rules,
-            measure([item.unmatched], settings),
-            measure([item.matched], settings),
-        )
-        for item in scale
+        ScaleRow(item.engine, item.rules, timings[2 * index], timings[2 * index + 1])
+        for index, item in enumerate(scale)
     ]
 
 
@@ -383,13 +396,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"unknown engines: {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
     cpu = args.clock == "cpu"
-    settings = Settings(runs=3, chunks=3, chunk_seconds=0.005, cpu=cpu)
+    settings = Settings(runs=3, chunks=5, cpu=cpu)
     scale_settings = settings
     if not args.quick:
         settings = Settings(cpu=cpu)
-        scale_settings = Settings(
-            runs=3, chunks=3, chunk_seconds=0.01, max_calls_per_chunk=20_000, cpu=cpu
-        )
+        scale_settings = Settings(runs=3, chunks=9, max_calls_per_chunk=20_000, cpu=cpu)
     with workspace() as ws:
         subject = ToolPolicySubject(ws)
         commands = ToolPolicySubject(ws, [write_command_policy(ws.scratch)])

@@ -16,18 +16,22 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Settings", "Timing", "measure"]
+__all__ = ["Settings", "Timing", "measure", "measure_all"]
 
 Call = Callable[[], object]
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How long to measure: ``runs`` x ``chunks`` chunks of about ``chunk_seconds`` each."""
+    """How long to measure: ``runs`` x ``chunks`` chunks of about ``chunk_seconds`` each.
+
+    Chunks are short on purpose: shorter than a scheduler time slice, so on a busy machine
+    most chunks run without being preempted and their median is not the preempted ones'.
+    """
 
     runs: int = 5
-    chunks: int = 7
-    chunk_seconds: float = 0.02
+    chunks: int = 21
+    chunk_seconds: float = 0.002
     max_calls_per_chunk: int = 200_000
     cpu: bool = False
     """Time with this thread's CPU clock instead of the wall clock: steadier on a shared
@@ -53,8 +57,8 @@ def _chunk(sequence: Sequence[Call], cpu: bool = False) -> float:
     return counter() - start
 
 
-def measure(calls: Sequence[Call], settings: Settings) -> Timing:
-    """Time ``calls`` (cycled in order) under ``settings``; see the module docstring."""
+def _sequence(calls: Sequence[Call], settings: Settings) -> list[Call]:
+    """``calls`` repeated so that one pass takes about ``settings.chunk_seconds``; warmed up."""
     if not calls:
         raise ValueError("nothing to measure")
     probe = list(calls)
@@ -67,20 +71,38 @@ def measure(calls: Sequence[Call], settings: Settings) -> Timing:
     rounds = min(rounds, max(1, settings.max_calls_per_chunk // len(calls)))
     sequence = list(calls) * rounds
     _chunk(sequence)
-    run_values: list[float] = []
+    return sequence
+
+
+def measure_all(subjects: Sequence[Sequence[Call]], settings: Settings) -> list[Timing]:
+    """Time several subjects with their runs interleaved (run 1 of each, then run 2, ...),
+    so that a slow phase of a busy machine spreads over all of them instead of one."""
+    sequences = [_sequence(calls, settings) for calls in subjects]
+    values: list[list[float]] = [[] for _ in sequences]
     enabled = gc.isenabled()
     gc.collect()
     gc.disable()
     try:
         for _ in range(settings.runs):
-            means = [_chunk(sequence, settings.cpu) / len(sequence) for _ in range(settings.chunks)]
-            run_values.append(statistics.median(means))
+            for sequence, run_values in zip(sequences, values, strict=True):
+                means = [
+                    _chunk(sequence, settings.cpu) / len(sequence) for _ in range(settings.chunks)
+                ]
+                run_values.append(statistics.median(means))
     finally:
         if enabled:
             gc.enable()
-    return Timing(
-        median=statistics.median(run_values),
-        low=min(run_values),
-        high=max(run_values),
-        calls=len(sequence) * settings.chunks * settings.runs,
-    )
+    return [
+        Timing(
+            median=statistics.median(run_values),
+            low=min(run_values),
+            high=max(run_values),
+            calls=len(sequence) * settings.chunks * settings.runs,
+        )
+        for sequence, run_values in zip(sequences, values, strict=True)
+    ]
+
+
+def measure(calls: Sequence[Call], settings: Settings) -> Timing:
+    """Time ``calls`` (cycled in order) under ``settings``; see the module docstring."""
+    return measure_all([calls], settings)[0]
