@@ -76,12 +76,13 @@ Capability = Literal["loop", "powershell", "tool_registry", "files", "policy"]
 ApiVersion = Literal["toolpolicy/v1"]
 
 
-Unique = Annotated[tuple[T, ...], AfterValidator(_unique)]
-ToolPatterns = Annotated[Unique[ToolPattern], Field(min_length=1, max_length=256)]
-Effects = Annotated[Unique[Effect], Field(min_length=1, max_length=3)]
-Globs = Annotated[Unique[Glob], Field(min_length=1, max_length=256)]
-ToolNames = Annotated[Unique[ToolName], Field(min_length=1, max_length=256)]
-Capabilities = Annotated[Unique[Capability], Field(min_length=1)]
+# Length constraints before the uniqueness check, so pydantic-core checks them natively.
+_UNIQUE = AfterValidator(_unique)
+ToolPatterns = Annotated[tuple[ToolPattern, ...], Field(min_length=1, max_length=256), _UNIQUE]
+Effects = Annotated[tuple[Effect, ...], Field(min_length=1, max_length=3), _UNIQUE]
+Globs = Annotated[tuple[Glob, ...], Field(min_length=1, max_length=256), _UNIQUE]
+ToolNames = Annotated[tuple[ToolName, ...], Field(min_length=1, max_length=256), _UNIQUE]
+Capabilities = Annotated[tuple[Capability, ...], Field(min_length=1), _UNIQUE]
 
 
 class _Doc(BaseModel):
