@@ -304,7 +304,7 @@ def test_an_unbalanced_quote_is_incomplete_but_parts_still_include_the_command()
     "line",
     ["(rm -rf x", "rm -rf x)", "echo $(rm -rf x", "echo `rm -rf x", "echo ${x; rm -rf x",
      'echo "$(rm -rf x)', "rm -rf x \\", "echo $((1 + $(rm -rf x))", "rm -rf x >",
-     "case a in a) rm -rf x;; esac", "a(b) rm -rf x"],
+     "case a in a) rm -rf x;; esac", "a(b) rm -rf x", "coproc NAME { rm -rf x; }"],
 )  # fmt: skip
 def test_unparsable_lines_are_incomplete_and_a_deny_still_hits(line: str) -> None:
     incomplete(line)
@@ -332,6 +332,17 @@ def test_a_shell_reading_code_from_stdin_or_a_dynamic_string_is_incomplete() -> 
     assert incomplete('bash -c "$SCRIPT"') == (("bash", "-c", "$SCRIPT"), ("$SCRIPT",))
     assert incomplete("eval $X") == (("eval", "$X"), ("$X",))
     assert incomplete("bash -c") == (("bash", "-c"),)
+    assert incomplete("bash <(curl -s https://x)") == (
+        ("bash", "<(curl -s https://x)"),
+        ("curl", "-s", "https://x"),
+    )
+    assert incomplete("source <(echo ls)") == (("source", "<(echo ls)"), ("echo", "ls"))
+    assert incomplete(". $F") == ((".", "$F"),)
+    assert incomplete("source") == (("source",),)
+    assert parts("source .venv/bin/activate && pytest") == (
+        ("source", ".venv/bin/activate"),
+        ("pytest",),
+    )
 
 
 def test_a_line_that_runs_nothing_is_incomplete() -> None:

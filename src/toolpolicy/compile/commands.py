@@ -13,7 +13,8 @@ or ask hits if any part matches. ``complete=False`` means the split is a best ef
 never satisfy an allow: the line could not be parsed (unbalanced quotes or parentheses,
 here-documents, ``case``, nesting or length over the limits, NUL), or what runs is decided
 at run time (a program name from an expansion or glob, a shell reading its commands from
-stdin, an unknown wrapper option, a dynamic ``-c``/``eval`` string), or nothing runs at all.
+stdin or from a substitution such as ``bash <(curl ...)`` or ``source <(...)``, an unknown
+wrapper option, a dynamic ``-c``/``eval`` string), or nothing runs at all.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ MAX_COMMAND_PATTERN_LENGTH = 1024
 _WILDCARD = "*"
 _MAX_EMITTED_LEVELS = 16
 _FORBIDDEN_IN_PATTERN = frozenset("'\"\\`;&|<>()")
-_BEST_EFFORT_SEPARATORS = re.compile(r"[;&|()<>`\n\r\x00]+")
+_BEST_EFFORT_SEPARATORS = re.compile(r"[;&|(){}<>`\n\r\x00]+")
 _QUOTING = re.compile(r"['\"\\]")
+_SOURCE = frozenset({"source", "."})
 _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
@@ -189,6 +191,8 @@ class _Collector:
             else:
                 self.complete = False
             name = program.text.rsplit("/", 1)[-1]
+            if name in _SOURCE and (start + 1 >= len(words) or words[start + 1].dynamic):
+                self.complete = False  # sourcing stdin or a substitution runs unknown code
             if name == "find":
                 self.find_actions(words, start, depth, best_effort=best_effort)
             if name in SHELLS or name == "eval":
@@ -229,8 +233,8 @@ class _Collector:
             return None
         index, command_string, from_stdin = _shell_options(words, start + 1)
         if not command_string:
-            if from_stdin or index >= len(words):
-                self.complete = False  # the code arrives on stdin: unknown here
+            if from_stdin or index >= len(words) or words[index].dynamic:
+                self.complete = False  # the code arrives on stdin or from a substitution
             return None
         if index >= len(words):
             self.complete = False

@@ -8,7 +8,7 @@ redirections. Reserved words that only introduce a compound command (``if``, ``t
 execute nothing themselves, and function bodies count as commands.
 
 Anything it cannot split faithfully — unbalanced quotes or parentheses, here-documents,
-``case`` statements, nesting deeper than :data:`MAX_NESTING` — raises
+``case`` statements, ``coproc``, nesting deeper than :data:`MAX_NESTING` — raises
 :class:`ShellSyntaxError`; the caller then fails closed. Wrappers (``sudo``, ``bash -c``)
 are semantics and live in :mod:`toolpolicy.compile.command_wrappers`.
 """
@@ -51,7 +51,7 @@ _ANSI_SIMPLE = {
 }  # fmt: skip
 # Reserved words that only open or close a compound command: the next word is a command.
 COMPOUND_RESERVED_WORDS = frozenset(
-    {"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "coproc"}
+    {"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"}
 )
 _HEADER_RESERVED = frozenset({"for", "select"})
 
@@ -212,8 +212,8 @@ class _Parser:
                 if word.text == "function":
                     self.function_name(nested)
                     continue
-                if word.text == "case":
-                    raise ShellSyntaxError("case statements are not supported")
+                if word.text in ("case", "coproc"):
+                    raise ShellSyntaxError(f"'{word.text}' is not supported")
                 if word.text == "[[":
                     self.conditional(nested)
                     compound = True
