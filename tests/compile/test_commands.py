@@ -407,6 +407,11 @@ def test_a_star_matches_exactly_one_word() -> None:
     assert not compile_command_pattern("* --force").matches(("git", "push", "--force"))
 
 
+def test_a_directly_built_pattern_still_treats_star_as_a_wildcard() -> None:
+    assert CommandPattern("npm run *", ("npm", "run", "*")).matches(("npm", "run", "x"))
+    assert CommandPattern("git push", ("git", "push")).matches(("git", "push", "-f"))
+
+
 def test_pattern_words_are_separated_by_spaces() -> None:
     pattern = compile_command_pattern("  rm   -rf ")
     assert pattern == CommandPattern(text="  rm   -rf ", words=("rm", "-rf"))

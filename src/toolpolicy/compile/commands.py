@@ -77,7 +77,11 @@ class CommandPattern:
 
     text: str
     words: tuple[str, ...]
-    _literal: bool = field(default=True, repr=False, compare=False)
+    _literal: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Without a wildcard, matching is one tuple comparison.
+        object.__setattr__(self, "_literal", _WILDCARD not in self.words)
 
     def matches(self, words: tuple[str, ...]) -> bool:
         """Whether ``words`` start with this pattern's words (``*`` matches any one word)."""
@@ -122,7 +126,7 @@ def compile_command_pattern(text: str) -> CommandPattern:
             raise CommandPatternError(
                 f"invalid command pattern {text!r}: '*' must be a whole word ({word!r})"
             )
-    return CommandPattern(text=text, words=words, _literal=_WILDCARD not in words)
+    return CommandPattern(text=text, words=words)
 
 
 def split_command_line(line: str) -> CommandLine:
