@@ -267,6 +267,10 @@ def _span(timing: Timing) -> str:
     return f"{_us(timing.low)}-{_us(timing.high)}"
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
 def format_rows(rows: Sequence[Row]) -> list[str]:
     """The main markdown table."""
     base = {row.baseline: row.timing.median for row in rows if row.engine == "toolpolicy"}
@@ -279,8 +283,8 @@ def format_rows(rows: Sequence[Row]) -> list[str]:
         if row.baseline is not None and row.baseline in base:
             ratio = f"{row.timing.median / base[row.baseline]:.1f}x"
         out.append(
-            f"| {row.engine} | {row.what} | {_us(row.timing.median)} | {_span(row.timing)} | "
-            f"{ratio} | {row.includes} |"
+            f"| {row.engine} | {_cell(row.what)} | {_us(row.timing.median)} | "
+            f"{_span(row.timing)} | {ratio} | {_cell(row.includes)} |"
         )
     return out
 
