@@ -180,6 +180,4 @@ class CountingRealTools:
 
             return run
 
-        return ToolSnapshot(
-            builtin_definitions(handlers={name: counted(name) for name in real})
-        )
+        return ToolSnapshot(builtin_definitions(handlers={name: counted(name) for name in real}))

@@ -44,7 +44,9 @@ def _write(base: Path, path: str) -> tuple[Path, dict[str, tuple[str, bytes | st
     trap = build_trap(base)
     secret = trap.ws / "secret"
     before = snapshot_tree(secret)
-    policy = load(profile="P02", policies=[policy_file(base, RULES, extends="P02")], workspace=trap.ws)
+    policy = load(
+        profile="P02", policies=[policy_file(base, RULES, extends="P02")], workspace=trap.ws
+    )
     gate = policy.gate(
         approval=ApprovalService([]), audit=[MemorySink()], registry=builtin_registry().snapshot()
     )

@@ -81,7 +81,7 @@ STABLE_REFUSALS = {
 
 @st.composite
 def zoo_paths(draw: st.DrawFn) -> str:
-    """A prefix, then 1–6 segments joined by random separators."""
+    """A prefix, then 1 to 6 segments joined by random separators."""
     prefix = draw(st.sampled_from(PREFIXES))
     segments = draw(st.lists(st.sampled_from(SEGMENTS), min_size=1, max_size=6))
     path = prefix
