@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..core.protocols import AuditSink
-from ..tools.builtin import builtin_registry
-from ..tools.registry import ToolSnapshot
 from .loop import DEFAULT_MAX_TURNS, DEFAULT_SYSTEM_PROMPT, AgentRunner
 from .model import ModelClient
 
@@ -22,19 +20,7 @@ if TYPE_CHECKING:
     from ..engine.approval import ApprovalService
     from ..engine.selection import ToolPolicy
 
-__all__ = ["build_agent", "runnable_tools"]
-
-
-def runnable_tools(policy: ToolPolicy) -> ToolSnapshot | None:
-    """The profile's tools with their real handlers; ``None`` when the policy already has them.
-
-    The tools stay exactly the profile's (P01 offers only ``shell``).
-    """
-    tools = policy.tools
-    if all(d is not None and d.handler is not None for d in map(tools.get, tools.names)):
-        return None
-    real = builtin_registry().snapshot()
-    return ToolSnapshot(d for n in tools.names if (d := real.get(n)) is not None)
+__all__ = ["build_agent"]
 
 
 def build_agent(
@@ -56,7 +42,6 @@ def build_agent(
     gate = policy.gate(
         approval=approval,
         audit=audit,
-        registry=runnable_tools(policy),
         session_id=session_id,
     )
     return AgentRunner(

@@ -116,7 +116,7 @@ def _parse(kind: type[_K], value: object, what: str) -> _K:
     if isinstance(value, kind):
         return value
     try:
-        return kind(value)
+        return kind(str(value)) if isinstance(value, str) else kind("")
     except ValueError:
         allowed = ", ".join(m.value for m in kind)
         raise ConfigurationError(f"invalid {what}: {value!r} (one of: {allowed})") from None

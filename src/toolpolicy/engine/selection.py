@@ -106,7 +106,10 @@ class ToolPolicy:
         include_arguments: bool = False,
     ) -> Gate:
         """The runtime gate. A profile with the ``policy`` capability (or any user policy)
-        needs an approval service and at least one audit sink, or this fails."""
+        needs an approval service and at least one audit sink, or this fails.
+
+        ``registry`` defaults to the profile's built-in tools with their real handlers.
+        """
         if self.engine.enforces_policy and (approval is None or not audit):
             missing = "an approval service" if approval is None else "an audit sink"
             raise ConfigurationError(
@@ -120,11 +123,19 @@ class ToolPolicy:
             Knobs(self.presets, log),
             service,
             audit,
-            registry if registry is not None else self.tools,
+            registry if registry is not None else self._runnable_tools(),
             session_id=session_id or secrets.token_hex(16),
             include_arguments=include_arguments,
             protected_paths=tuple(os.path.abspath(s.path) for s in self.compiled.sources[1:]),
         )
+
+    def _runnable_tools(self) -> ToolSnapshot:
+        # Imported here: the handlers pull in subprocess and the sandbox, which deciding
+        # (``check``, the hook) never needs.
+        from ..tools.builtin import builtin_registry
+
+        real = builtin_registry().snapshot()
+        return ToolSnapshot(d for n in self.tools.names if (d := real.get(n)) is not None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,14 +37,14 @@ class TerminalApproval:
             interactive = False
         if not interactive:
             return ApprovalOutcome.UNAVAILABLE
-        self._output.write(
-            f"Tool call requires approval: {request.tool}\n"
-            f"Reason: {request.reason}\n"
-            f"Arguments: {request.arguments_json}\n"
-            "Allow this call? [y/N] "
-        )
-        self._output.flush()
         try:
+            self._output.write(
+                f"Tool call requires approval: {request.tool}\n"
+                f"Reason: {request.reason}\n"
+                f"Arguments: {request.arguments_json}\n"
+                "Allow this call? [y/N] "
+            )
+            self._output.flush()
             line = self._input.readline()
         except (KeyboardInterrupt, EOFError):
             self._output.write("\n")
