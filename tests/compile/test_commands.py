@@ -364,6 +364,13 @@ def test_too_deep_nesting_is_incomplete_but_the_inner_command_is_still_found() -
     assert RM in parts(deep[2:-2])
 
 
+@pytest.mark.parametrize("opening", ["$(", '"$(', "${", '"${', "$((", "<(", "( ", "`"])
+def test_adversarial_nesting_up_to_the_length_limit_fails_closed(opening: str) -> None:
+    line = opening * (MAX_COMMAND_LINE_LENGTH // len(opening)) + "rm -rf x"
+    result = split_command_line(line[-MAX_COMMAND_LINE_LENGTH:])
+    assert not result.complete
+
+
 def test_a_very_long_wrapper_chain_still_reaches_the_inner_command() -> None:
     line = "sudo " * 3000 + "rm -rf x"
     assert len(line) <= MAX_COMMAND_LINE_LENGTH

@@ -167,7 +167,8 @@ class _Collector:
     def script(self, text: str, depth: int) -> None:
         try:
             commands = parse_script(text, depth)
-        except ShellSyntaxError:
+        except (ShellSyntaxError, RecursionError):
+            # RecursionError cannot happen within MAX_NESTING; if it ever did, fail closed.
             self.best_effort(text)
             return
         for command in commands:

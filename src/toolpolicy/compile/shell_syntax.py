@@ -16,6 +16,7 @@ are semantics and live in :mod:`toolpolicy.compile.command_wrappers`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = [
@@ -134,6 +135,15 @@ class _Parser:
         self.depth -= 1
         return commands
 
+    def nested_expansion(
+        self, body: Callable[[list[SimpleCommand]], None], nested: list[SimpleCommand]
+    ) -> None:
+        """Scan ``${...}`` or ``((...))`` one level deeper: they nest through ``$``."""
+        self.depth += 1
+        self._check_depth()
+        body(nested)
+        self.depth -= 1
+
     def parse_list(self, *, closing: bool) -> list[SimpleCommand]:
         commands: list[SimpleCommand] = []
         while True:
@@ -179,7 +189,7 @@ class _Parser:
                 if not words and not compound:
                     if self.peek(1) == "(":
                         self.pos += 2
-                        self.arithmetic(nested)
+                        self.nested_expansion(self.arithmetic, nested)
                     else:
                         self.pos += 1
                         bodies.extend(self.nested_list())
@@ -392,13 +402,13 @@ class _Parser:
         if following == "(":
             if self.peek(2) == "(":
                 self.pos += 3
-                self.arithmetic(nested)
+                self.nested_expansion(self.arithmetic, nested)
             else:
                 self.pos += 2
                 nested.extend(self.nested_list())
         elif following == "{":
             self.pos += 2
-            self.braced_parameter(nested)
+            self.nested_expansion(self.braced_parameter, nested)
         elif following in _NAME_START and following:
             self.pos += 2
             while self.peek() and self.peek() in _NAME_CHARS:
