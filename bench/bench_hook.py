@@ -61,11 +61,15 @@ def main() -> int:
         ws.mkdir()
         policy = ws / "team.yaml"
         policy.write_text(POLICY)
-        env = {
-            **os.environ,
-            "TOOLPOLICY_CACHE_DIR": str(root / "cache"),
-            "TOOLPOLICY_AUDIT": str(root / "audit.jsonl"),
-        }
+        # Measure what an installed toolpolicy does: pip writes bytecode at install time, so
+        # compile it here too and let the interpreter read it.
+        import toolpolicy
+
+        package = os.path.dirname(toolpolicy.__file__)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", package], check=True)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["TOOLPOLICY_CACHE_DIR"] = str(root / "cache")
+        env["TOOLPOLICY_AUDIT"] = str(root / "audit.jsonl")
         event = json.dumps(
             {
                 "session_id": "bench",
