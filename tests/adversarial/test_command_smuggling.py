@@ -1,0 +1,191 @@
+"""Compound shell lines that hide a denied command: the deny always hits, an allow never covers.
+
+Lines are built by nesting hiding places (``a && X``, ``$(X)``, backquotes, ``bash -c 'X'``,
+newlines, ``VAR=x X``, quotes inside words, wrappers such as ``sudo``/``env``/``timeout``)
+around a denied command whose words may themselves be quoted. The decision is the real
+``ToolPolicy.check`` on P03 with the rules in a real policy file.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolpolicy.core.vocabulary import Behavior
+from toolpolicy.engine.selection import ToolPolicy, load
+
+from .conftest import policy_file
+
+EXAMPLES = 300
+
+DENIED = [("rm", "-rf"), ("git", "push"), ("curl",)]
+HARMLESS = ["echo hi", "ls", "true", "cat README.md", "git status"]
+ALLOWED_PREFIXES = ["echo", "ls", "true", "cat", "git status", "bash", "sh", "env", "sudo", "xargs"]
+
+
+def _quoted_word(word: str, style: int) -> str:
+    """``word`` spelled so that the shell still reads ``word`` (quotes are removed)."""
+    if style == 1:
+        return f"'{word}'"
+    if style == 2:
+        return f'"{word}"'
+    if style == 3 and len(word) > 1:
+        return f"{word[0]}''{word[1:]}"
+    if style == 4 and len(word) > 1:
+        return f"{word[0]}\\{word[1:]}"
+    if style == 5:
+        return f"$'{word}'"
+    return word
+
+
+@st.composite
+def denied_commands(draw: st.DrawFn) -> tuple[tuple[str, ...], str]:
+    """A denied prefix and a command line that runs it (with arguments, words maybe quoted)."""
+    prefix = draw(st.sampled_from(DENIED))
+    words = [*prefix, draw(st.sampled_from(["x", "origin main", "-v", "http://e.test"]))]
+    spelled = " ".join(_quoted_word(w, draw(st.integers(0, 5))) for w in words)
+    return prefix, spelled
+
+
+def _hide(inner: str, simple: bool, how: int, harmless: str) -> tuple[str, bool]:
+    """One hiding place around ``inner``; returns the line and whether it is a simple command.
+
+    Prefixes that only apply to a simple command (``VAR=x``, ``sudo``...) wrap anything else in
+    ``bash -c`` first: ``VAR=x { X; }`` is a syntax error and runs nothing.
+    """
+    quoted = shlex.quote(inner)
+    simple_inner = inner if simple else f"bash -c {quoted}"
+    forms = [
+        (f"{harmless} && {inner}", False),
+        (f"{harmless} || {inner}", False),
+        (f"{harmless}; {inner}", False),
+        (f"{harmless} | {inner}", False),
+        (f"{harmless} & {inner}", False),
+        (f"{harmless}\n{inner}", False),
+        # A space after "$(": "$((" would start arithmetic, which runs nothing.
+        (f"echo $( {inner})", True),
+        (f"echo `{inner}`" if "`" not in inner else f"echo $( {inner})", True),
+        (f'echo "$( {inner})"', True),
+        (f"bash -c {quoted}", True),
+        (f"sh -c {quoted}", True),
+        (f"eval {quoted}", True),
+        (f"VAR=x {simple_inner}", True),
+        (f"X=$( {inner}) {harmless}", True),
+        (f"( {inner} )", False),
+        (f"{{ {inner}; }}", False),
+        (f"if {harmless}; then {inner}; fi", False),
+        (f"while false; do :; done; {inner}", False),
+        (f"sudo {simple_inner}", True),
+        (f"env A=1 {simple_inner}", True),
+        (f"timeout 5 {simple_inner}", True),
+        (f"cat <( {inner})", True),
+    ]
+    return forms[how % len(forms)]
+
+
+@st.composite
+def smuggled_lines(draw: st.DrawFn) -> tuple[tuple[str, ...], str]:
+    prefix, line = draw(denied_commands())
+    simple = True
+    for _ in range(draw(st.integers(1, 3))):
+        how, harmless = draw(st.integers(0, 99)), draw(st.sampled_from(HARMLESS))
+        line, simple = _hide(line, simple, how, harmless)
+    return prefix, line
+
+
+def _policy(tmp: Path, rules: list[dict[str, object]]) -> ToolPolicy:
+    return load(workspace=tmp, policies=[policy_file(tmp, rules)])
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(case=smuggled_lines())
+def test_a_deny_on_a_prefix_hits_wherever_the_command_hides(
+    tmp_path: Path, case: tuple[tuple[str, ...], str]
+) -> None:
+    prefix, line = case
+    policy = _policy(
+        tmp_path,
+        [
+            {"behavior": "allow", "match": {"commands": ALLOWED_PREFIXES}},
+            {"behavior": "deny", "match": {"commands": [" ".join(prefix)]}},
+        ],
+    )
+    decision = policy.check("shell", {"command": line})
+    assert decision.behavior is Behavior.DENY, (line, decision)
+    assert decision.source == "r1"
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(case=smuggled_lines())
+def test_an_allow_on_the_visible_commands_never_covers_the_hidden_one(
+    tmp_path: Path, case: tuple[tuple[str, ...], str]
+) -> None:
+    _, line = case
+    policy = _policy(tmp_path, [{"behavior": "allow", "match": {"commands": ALLOWED_PREFIXES}}])
+    decision = policy.check("shell", {"command": line})
+    assert decision.behavior is not Behavior.ALLOW, (line, decision)
+
+
+RUNS_ITS_ARGUMENTS = "BUG: {} runs its arguments as a command but is not a known wrapper/shell"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            line, marks=pytest.mark.xfail(strict=True, reason=RUNS_ITS_ARGUMENTS.format(w))
+        )
+        for w, line in [
+            ("watch", "watch rm -rf x"),
+            ("setsid", "setsid rm -rf x"),
+            ("su -c", "su -c 'rm -rf x'"),
+            ("fish -c", "fish -c 'rm -rf x'"),
+            ("busybox", "busybox sh -c 'rm -rf x'"),
+            ("trap", "trap 'rm -rf x' EXIT"),
+            (". (source) from stdin", ". /dev/stdin <<< 'rm -rf x'"),
+        ]
+    ],
+)
+def test_a_deny_on_a_prefix_hits_behind_other_programs_that_run_commands(
+    tmp_path: Path, line: str
+) -> None:
+    policy = _policy(tmp_path, [{"behavior": "deny", "match": {"commands": ["rm -rf"]}}])
+    assert policy.check("shell", {"command": line}).behavior is Behavior.DENY
+
+
+ARRAY_SUBSCRIPT = (
+    "BUG: bash evaluates $(...) inside an array subscript given to {} as a plain string, "
+    "but the splitter reports the line complete with no inner command"
+)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(line, marks=pytest.mark.xfail(strict=True, reason=ARRAY_SUBSCRIPT.format(b)))
+        for b, line in [
+            ("printf -v", "printf -v 'a[$(rm -rf x)]' 1"),
+            ("let", "let 'a[$(rm -rf x)]=1'"),
+            ("test -v", "test -v 'a[$(rm -rf x)]'"),
+        ]
+    ],
+)
+def test_an_allow_on_a_builtin_never_covers_a_command_in_an_array_subscript(
+    tmp_path: Path, line: str
+) -> None:
+    policy = _policy(
+        tmp_path, [{"behavior": "allow", "match": {"commands": ["printf", "let", "test"]}}]
+    )
+    assert policy.check("shell", {"command": line}).behavior is not Behavior.ALLOW
