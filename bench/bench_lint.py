@@ -56,15 +56,25 @@ def _many_files(folder: Path, count: int) -> None:
         (sub / f"policy-{n}.yaml").write_text(_POLICY.format(n=n), encoding="utf-8")
 
 
+def _big_rule(n: int) -> str:
+    kind = n % 4
+    if kind == 1:
+        return f"{{name: a{n}, behavior: ask, reason: r, match: {{commands: [tool{n} run]}}}}"
+    behavior, tool, path = (
+        ("deny", "read_file", f"s{n}/*"),
+        ("", "", ""),
+        ("allow", "read_file", f"p{n}"),
+        ("deny", "write_file", f"w{n}"),
+    )[kind]
+    match = f"{{tools: [{tool}], paths: [{path}]}}"
+    return f"{{name: r{n}, behavior: {behavior}, reason: r, match: {match}}}"
+
+
 def _big_file(path: Path, rules: int) -> None:
-    lines = ["apiVersion: toolpolicy/v1", "kind: Policy", "name: big", "rules:"]
-    for n in range(rules):
-        lines += [
-            f"  - name: rule-{n}",
-            "    behavior: deny",
-            "    reason: Generated",
-            f'    match: {{tools: [read_file], paths: ["dir-{n}/**"]}}',
-        ]
+    """A realistic large file: denies, asks and allows over several tools and folders, one
+    rule per line so 10,000 rules stay under the loader's 1 MiB limit."""
+    lines = ["apiVersion: toolpolicy/v1", "kind: Policy", "name: big", "extends: P02", "rules:"]
+    lines += [f"  - {_big_rule(n)}" for n in range(rules)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -30,9 +30,12 @@ PASS::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Iterable, Iterator
 
+from ...compile.commands import CommandPattern
 from ...compile.globs import GlobPattern
+from ...compile.names import NamePattern
 from ...compile.rules import CompiledRule
 from ...core.vocabulary import Behavior
 from ...tools.registry import ToolSnapshot
@@ -45,29 +48,107 @@ __all__ = ["CODE", "SEVERITY", "check", "covers"]
 CODE = "shadowed-allow"
 SEVERITY = Severity.WARNING
 
+MAX_COMPARISONS = 2_000_000
+"""At most this many rule pairs are compared in one file (the check is bounded like any input)."""
+
 _MATCH_ALL_GLOBS = frozenset({"*", "**", "/**", "**/*"})
 _GLOB_SPECIALS = frozenset("*?[")
+_ANY = "*"
 
 
 def check(target: LintFile) -> Iterator[Hit]:
     """One warning per own allow rule covered by a deny or ask rule of the selection."""
     if target.policy is None:
         return
-    sites = rule_sites(target)
     tools = target.policy.tools
-    for site in sites:
+    index = _CoverIndex(s.rule for s in rule_sites(target) if s.rule.behavior > Behavior.ALLOW)
+    budget = MAX_COMPARISONS
+    for site in rule_sites(target):
         if not site.own or site.rule.behavior is not Behavior.ALLOW:
             continue
-        for other in sites:
-            if other.rule.behavior > Behavior.ALLOW and covers(other.rule, site.rule, tools):
+        candidates = index.candidates(site.rule)
+        budget -= len(candidates)
+        if budget < 0:
+            yield Hit(
+                site.line,
+                site.column,
+                f"not checked for shadowing from here on: more than {MAX_COMPARISONS} "
+                "rule comparisons in one file; split the file",
+            )
+            return
+        for other in candidates:
+            if covers(other, site.rule, tools):
                 yield Hit(
                     site.line,
                     site.column,
                     f"allow rule {site.rule.name!r} never takes effect: every call it matches "
-                    f"also matches {other.rule.behavior.label} rule {label(other.rule)}, and "
-                    f"{other.rule.behavior.label} beats allow",
+                    f"also matches {other.behavior.label} rule {label(other)}, and "
+                    f"{other.behavior.label} beats allow",
                 )
                 break
+
+
+class _CoverIndex:
+    """Deny and ask rules bucketed by (tool, first path segment, first command word), so an
+    allow is compared only with rules that could cover it. In a key, ``None`` stands for an
+    absent field (which covers anything) and ``*`` for a pattern that is not a literal; a
+    field present in the wide rule but absent in the allow can never cover it. Lookup is a
+    superset filter; ``covers`` decides."""
+
+    def __init__(self, rules: Iterable[CompiledRule]) -> None:
+        self._buckets: dict[tuple[str | None, str | None, str | None], list[CompiledRule]] = {}
+        for rule in rules:
+            for key in itertools.product(_tool_keys(rule), _path_keys(rule), _word_keys(rule)):
+                self._buckets.setdefault(key, []).append(rule)
+
+    def candidates(self, allow: CompiledRule) -> list[CompiledRule]:
+        """The rules that may cover ``allow``, in selection order."""
+        tools = _probe(None if allow.tools is None else _tool_key(allow.tools[0]))
+        paths = _probe(None if allow.paths is None else _segment_key(allow.paths[0]))
+        words = _probe(None if allow.commands is None else _word_key(allow.commands[0]))
+        found = {
+            id(rule): rule
+            for key in itertools.product(tools, paths, words)
+            for rule in self._buckets.get(key, ())
+        }
+        return sorted(found.values(), key=lambda rule: rule.order)
+
+
+def _probe(key: str | None) -> list[str | None]:
+    """The wide-rule keys that may cover an allow whose own key is ``key``."""
+    if key is None:
+        return [None]
+    return [None, _ANY] if key == _ANY else [None, _ANY, key]
+
+
+def _tool_key(pattern: NamePattern) -> str:
+    return pattern.text if pattern.is_exact else _ANY
+
+
+def _segment_key(pattern: GlobPattern) -> str:
+    """The literal first segment of an anchored pattern; ``*`` for anything else."""
+    body = pattern.text.lstrip("/")
+    first, slash, rest = body.partition("/")
+    anchored = pattern.text.startswith("/") or bool(slash and rest.strip("/"))
+    if not anchored or not first or _GLOB_SPECIALS.intersection(first):
+        return _ANY
+    return first
+
+
+def _word_key(pattern: CommandPattern) -> str:
+    return pattern.words[0]  # a lone "*" word is _ANY already
+
+
+def _tool_keys(rule: CompiledRule) -> set[str | None]:
+    return {None} if rule.tools is None else {_tool_key(p) for p in rule.tools}
+
+
+def _path_keys(rule: CompiledRule) -> set[str | None]:
+    return {None} if rule.paths is None else {_segment_key(p) for p in rule.paths}
+
+
+def _word_keys(rule: CompiledRule) -> set[str | None]:
+    return {None} if rule.commands is None else {_word_key(p) for p in rule.commands}
 
 
 def covers(wide: CompiledRule, narrow: CompiledRule, tools: ToolSnapshot) -> bool:
