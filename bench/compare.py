@@ -29,7 +29,18 @@ from compare_startup import StartupRow, time_startup
 from compare_timing import Settings, Timing, measure_all
 from compare_toolpolicy import ToolPolicySubject, label, write_command_policy
 
-__all__ = ["Row", "ScaleRow", "ScaleSubject", "main", "precheck", "scale_subjects"]
+__all__ = [
+    "Row",
+    "ScaleRow",
+    "ScaleSubject",
+    "format_rows",
+    "format_scale",
+    "format_startup",
+    "main",
+    "precheck",
+    "scale_subjects",
+    "targets",
+]
 
 Call = Callable[[], object]
 US = 1e6
