@@ -2,6 +2,6 @@
 
 Each module has ``CODE`` (its stable finding code; the loader check also has ``CODES``),
 ``SEVERITY``, and ``check(target)`` yielding ``Hit`` values. Its docstring, with a failing
-and a passing example, is the check's user documentation (``toolpolicy lint --explain``-style
-tools and the SARIF rule descriptions read it).
+and a passing example, is the check's user documentation; the SARIF output carries it as
+each rule's description.
 """
