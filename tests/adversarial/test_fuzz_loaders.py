@@ -139,17 +139,18 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
+HEAD = b"apiVersion: toolpolicy/v1\nkind: Policy\nname: x\n"
 HOSTILE_DOCUMENTS = {
-    "billion-laughs": b"apiVersion: toolpolicy/v1\nkind: Policy\nname: x\na: &a [x,x,x,x,x,x,x,x,x]\n"
+    "billion-laughs": HEAD
+    + b"a: &a [x,x,x,x,x,x,x,x,x]\n"
     + b"".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n".encode()
         for i in range(9)
     ),
-    "deep-nesting": b"apiVersion: toolpolicy/v1\nkind: Policy\nname: x\nrules: "
-    + b"[" * 100_000
-    + b"]" * 100_000,
+    "deep-nesting": HEAD + b"rules: " + b"[" * 100_000 + b"]" * 100_000,
     "huge-scalar": b"apiVersion: toolpolicy/v1\nkind: Policy\nname: " + b"x" * (9 << 20),
-    "many-rules": b"apiVersion: toolpolicy/v1\nkind: Policy\nname: x\nrules:\n"
+    "many-rules": HEAD
+    + b"rules:\n"
     + b"- {name: r, behavior: deny, reason: r, match: {tools: ['*']}}\n" * 50_000,
     "python-tag": b"!!python/object/apply:os.system ['echo pwned']\n",
 }
