@@ -390,3 +390,33 @@ def test_the_builtin_preset_table_has_no_tie(workspace: str) -> None:
 
     shipped = builtin_presets()
     assert lint_bytes(Path(shipped.path).read_bytes(), shipped.path, workspace) == []
+
+
+def test_extends_names_a_builtin_profile_case_sensitively_like_the_loader(
+    workspace: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "p.yaml"
+    path.write_text(HEAD + "extends: p03\n")
+    [finding] = lint(path.read_text(), workspace, str(path))
+    assert (finding.line, finding.column, finding.code) == (4, 10, "extends-unknown")
+
+
+# -- unknown-suppression -----------------------------------------------------------------
+
+
+def test_an_ignore_comment_that_cannot_work_is_reported(workspace: str) -> None:
+    text = HEAD + "# toolpolicy: ignore[unknown-tol, identical-rule]\n"
+    text += "description: x  # toolpolicy: ignore[yaml-syntax]\n"
+    first, second = lint(text, workspace)
+    assert (first.line, first.column, first.code) == (4, 1, "unknown-suppression")
+    assert first.message == "ignore[unknown-tol] names no lint code; did you mean 'unknown-tool'?"
+    assert (second.line, second.column) == (5, 17)
+    assert second.message == (
+        "ignore[yaml-syntax] has no effect: loader findings cannot be suppressed, the file is "
+        "refused when loaded whatever the comment says"
+    )
+
+
+def test_loader_findings_are_never_suppressed(workspace: str) -> None:
+    text = HEAD + "bogus: 1  # toolpolicy: ignore[schema]\n"
+    assert [f.code for f in lint(text, workspace)] == ["schema", "unknown-suppression"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolpolicy.lint import Finding, lint_paths
+from toolpolicy.lint import Finding, Severity, lint_paths, severity_of
 
 from .conftest import INVALID, VALID, expected_findings, run_lint
 
@@ -76,5 +76,12 @@ def test_the_valid_folder_exits_0_and_the_invalid_folder_exits_1() -> None:
     assert (valid.code, valid.stderr) == (0, "")
     assert valid.stdout == "5 files checked: 0 errors, 0 warnings, 0 infos\n"
     assert invalid.code == 1
-    assert invalid.stdout.endswith("15 files checked: 16 errors, 19 warnings, 1 info\n")
+    stated = [severity_of(code) for path in INVALID_FILES for code, _ in expected_findings(path)]
+    errors, warnings, infos = (
+        stated.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
+    )
+    assert (errors, warnings, infos) == (16, 22, 1)
+    assert invalid.stdout.endswith(
+        f"{len(INVALID_FILES)} files checked: {errors} errors, {warnings} warnings, 1 info\n"
+    )
     assert "Traceback" not in invalid.stderr + invalid.stdout

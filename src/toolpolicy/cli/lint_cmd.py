@@ -11,7 +11,7 @@ import os
 
 import click
 
-from .errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail
+from .errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, reports_errors
 
 __all__ = ["lint_cmd"]
 
@@ -37,6 +37,7 @@ _FORMAT_NAMES = ("auto", "text", "json", "github", "sarif")
     help="Write the report to FILE instead of stdout.",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Say which YAML files were skipped.")
+@reports_errors
 def lint_cmd(
     paths: tuple[str, ...],
     output_format: str,

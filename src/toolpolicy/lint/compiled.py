@@ -53,7 +53,8 @@ def policy_of(document: LoadedDocument, workspace: str) -> ToolPolicy | None:
     if not isinstance(model, PolicyDoc):
         return None
     target = model.extends or "P03"
-    if target.upper() not in BUILTIN_PROFILE_NAMES:
+    # exactly as load_policy_chain reads extends: built-in names are case-sensitive there
+    if target not in BUILTIN_PROFILE_NAMES:
         return load(profile=document.path, workspace=workspace)
     base = builtin_profile(target)
     compiled = compile_policy(base, [builtin_profile_source(base.name), to_source(document)])

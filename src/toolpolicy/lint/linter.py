@@ -23,6 +23,7 @@ from ..language.resources import data_dir
 from .context import LintFile, prepare
 from .finding import Finding, Hit, Severity
 from .registry import CHECKS, INTERNAL_ERROR, LOADER_CODES, Check
+from .suppression import suppressed_codes
 
 __all__ = [
     "SKIPPED_FOLDERS",
@@ -31,7 +32,6 @@ __all__ = [
     "discover",
     "lint_bytes",
     "lint_paths",
-    "suppressed_codes",
 ]
 
 SKIPPED_FOLDERS = frozenset(
@@ -42,7 +42,6 @@ SKIPPED_FOLDERS = frozenset(
 _SUFFIXES = (".yaml", ".yml")
 _SNIFF_BYTES = 64 * 1024
 _OURS = re.compile(rb"^[ \t]*[\"']?apiVersion[\"']?[ \t]*:[ \t]*[\"']?toolpolicy/", re.MULTILINE)
-_IGNORE = re.compile(r"#\s*toolpolicy:\s*ignore\[([^\]]*)\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,16 +109,6 @@ def lint_bytes(data: bytes, path: str, workspace: str) -> list[Finding]:
     except Exception as exc:  # same contract as a file on disk
         return [_internal(path, "loader", exc)]
     return sorted(set(_run(target)))
-
-
-def suppressed_codes(lines: Sequence[str], line: int) -> frozenset[str]:
-    """The codes ``# toolpolicy: ignore[...]`` comments suppress at 1-based ``line``."""
-    codes: set[str] = set()
-    for row in (line, line - 1):
-        if 1 <= row <= len(lines):
-            for match in _IGNORE.finditer(lines[row - 1]):
-                codes.update(c.strip() for c in match.group(1).split(",") if c.strip())
-    return frozenset(codes)
 
 
 def _lint_file(path: str, workspace: str) -> list[Finding]:

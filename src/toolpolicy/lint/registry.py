@@ -20,6 +20,7 @@ from .checks import (
     outside_workspace,
     preset_tie,
     shadowed_allow,
+    unknown_suppression,
     unknown_tool,
 )
 from .context import LintFile
@@ -61,6 +62,7 @@ CHECKS: tuple[Check, ...] = (
     never_matches,
     allow_anything,
     preset_tie,
+    unknown_suppression,
 )
 """Every check, in the order they run."""
 
@@ -77,6 +79,7 @@ REGISTRY: Mapping[str, Check] = MappingProxyType(
         never_matches.CODE: never_matches,
         allow_anything.CODE: allow_anything,
         preset_tie.CODE: preset_tie,
+        unknown_suppression.CODE: unknown_suppression,
     }
 )
 """Finding code → the check module that reports it."""
