@@ -521,7 +521,7 @@ _others = st.sampled_from(["echo hi", "ls -la", "true", "git status", "cat f.txt
 _WRAPPERS = [
     "sudo ", "sudo -u root ", "env -i A=1 ", "env ", "nohup ", "timeout 5 ", "timeout -s KILL 5 ",
     "xargs ", "xargs -n1 ", "nice -n 5 ", "nice ", "stdbuf -oL ", "time ", "command ", "exec ",
-    "doas ", "A=1 ", "A=1 B=2 ", "builtin ", "/usr/bin/env ",
+    "doas ", "builtin ", "/usr/bin/env ",
 ]  # fmt: skip
 
 
@@ -546,9 +546,10 @@ def _hidden(draw: st.DrawFn, prefix: tuple[str, ...], depth: int = 0) -> tuple[s
     ]  # fmt: skip
     if simple:
         wrapper = draw(st.sampled_from(_WRAPPERS))
-        forms += [f"{wrapper}{inner}", f"{inner} > out 2>&1", f"{inner} # note"]
+        # Assignments only lead a command: a wrapper other than env or sudo would run "A=1".
+        forms += [f"{wrapper}{inner}", f"{inner} > out 2>&1", f"{inner} # note\n", f"A=1 {inner}"]
     line = draw(st.sampled_from(forms))
-    return line, line.startswith(tuple(_WRAPPERS)) or line.startswith(("bash -c", "sh -c", "eval"))
+    return line, line.startswith((*_WRAPPERS, "bash -c", "sh -c", "eval"))
 
 
 @settings(max_examples=200, deadline=None)
