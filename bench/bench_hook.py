@@ -52,8 +52,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
-    toolpolicy = shutil.which("toolpolicy")
-    if toolpolicy is None:
+    executable = shutil.which("toolpolicy")
+    if executable is None:
         raise SystemExit("toolpolicy is not on PATH: pip install . first")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -83,11 +83,11 @@ def main() -> int:
         commands = {
             "python3 -c pass": ([sys.executable, "-c", "pass"], b""),
             "toolpolicy hook claude-code": (
-                [toolpolicy, "hook", "claude-code", "--policy", str(policy)],
+                [executable, "hook", "claude-code", "--policy", str(policy)],
                 event,
             ),
             "toolpolicy check": (
-                [toolpolicy, "check", "read_file", '{"path": "a"}', "--policy", str(policy)],
+                [executable, "check", "read_file", '{"path": "a"}', "--policy", str(policy)],
                 b"",
             ),
         }

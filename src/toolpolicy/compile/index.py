@@ -21,63 +21,96 @@ _GLOB_CHARS = frozenset("*?[\\")
 
 @dataclass(frozen=True, slots=True)
 class ToolBucket:
-    """The rules of one tool, ready to be looked up by path."""
+    """The rules of one tool, ready to be looked up by the call's path and command.
 
-    pathless: tuple[CompiledRule, ...]
-    unkeyed: tuple[CompiledRule, ...]
+    ``plain`` rules name neither paths nor commands and apply to every call of the tool.
+    Path rules are keyed by the literal first segment of their anchored patterns, command
+    rules by the first word of their prefixes; the rest sit in the ``*_unkeyed`` lists.
+    """
+
+    plain: tuple[CompiledRule, ...]
     by_segment: Mapping[str, tuple[CompiledRule, ...]]
-    has_path_rules: bool
-    has_command_rules: bool
+    path_unkeyed: tuple[CompiledRule, ...]
+    by_word: Mapping[str, tuple[CompiledRule, ...]]
+    command_unkeyed: tuple[CompiledRule, ...]
 
     @classmethod
     def build(cls, rules: Iterable[CompiledRule]) -> ToolBucket:
-        """Bucket ``rules`` (in declaration order)."""
+        """Bucket ``rules`` (kept in declaration order everywhere)."""
         ordered = sorted(rules, key=lambda r: r.order)
-        pathless = tuple(r for r in ordered if r.paths is None)
-        keyed: dict[str, list[CompiledRule]] = {}
-        unkeyed: list[CompiledRule] = []
+        plain: list[CompiledRule] = []
+        by_segment: dict[str, list[CompiledRule]] = {}
+        path_unkeyed: list[CompiledRule] = []
+        by_word: dict[str, list[CompiledRule]] = {}
+        command_unkeyed: list[CompiledRule] = []
         for rule in ordered:
-            if rule.paths is None:
-                unkeyed.append(rule)
-                continue
-            keys = {_segment_key(p.text) for p in rule.paths}
-            if None in keys:
-                unkeyed.append(rule)
+            if rule.paths is not None:
+                _file(rule, {_segment_key(p.text) for p in rule.paths}, by_segment, path_unkeyed)
+            elif rule.commands is not None:
+                words = {
+                    p.words[0] if p.words and p.words[0] != "*" else None for p in rule.commands
+                }
+                _file(rule, words, by_word, command_unkeyed)
             else:
-                for key in keys:
-                    if key is not None:
-                        keyed.setdefault(key, []).append(rule)
-        by_segment = {
-            key: tuple(sorted([*unkeyed, *rules_for_key], key=lambda r: r.order))
-            for key, rules_for_key in keyed.items()
-        }
+                plain.append(rule)
         return cls(
-            pathless=pathless,
-            unkeyed=tuple(unkeyed),
-            by_segment=MappingProxyType(by_segment),
-            has_path_rules=len(pathless) != len(ordered),
-            has_command_rules=any(r.commands is not None for r in ordered),
+            plain=tuple(plain),
+            by_segment=MappingProxyType({k: tuple(v) for k, v in by_segment.items()}),
+            path_unkeyed=tuple(path_unkeyed),
+            by_word=MappingProxyType({k: tuple(v) for k, v in by_word.items()}),
+            command_unkeyed=tuple(command_unkeyed),
         )
+
+    @property
+    def has_path_rules(self) -> bool:
+        """True when some rule of this tool looks at paths."""
+        return bool(self.by_segment or self.path_unkeyed)
+
+    @property
+    def has_command_rules(self) -> bool:
+        """True when some rule of this tool looks at commands."""
+        return bool(self.by_word or self.command_unkeyed)
 
     @property
     def empty(self) -> bool:
         """True when no rule can match a call of this tool."""
-        return not self.unkeyed and not self.by_segment
+        return not (self.plain or self.has_path_rules or self.has_command_rules)
 
     def candidates(self, facts: CallFacts) -> tuple[CompiledRule, ...]:
         """The rules that can match ``facts``, in declaration order."""
+        groups: list[tuple[CompiledRule, ...]] = [self.plain]
         path = facts.path
-        if path is None or not self.has_path_rules:
-            return self.pathless
-        found = self.by_segment.get(path.split("/", 1)[0], self.unkeyed)
-        target = facts.target
-        if target is None or target == path:
-            return found
-        extra = self.by_segment.get(target.split("/", 1)[0], self.unkeyed)
-        if extra is found:
-            return found
-        merged = {r.order: r for r in (*found, *extra)}
+        if path is not None and (self.by_segment or self.path_unkeyed):
+            groups.append(self.by_segment.get(path.split("/", 1)[0], ()))
+            groups.append(self.path_unkeyed)
+            target = facts.target
+            if target is not None and target != path:
+                groups.append(self.by_segment.get(target.split("/", 1)[0], ()))
+        command = facts.command
+        if command is not None and (self.by_word or self.command_unkeyed):
+            for word in {part[0] for part in command.parts if part}:
+                groups.append(self.by_word.get(word, ()))
+            groups.append(self.command_unkeyed)
+        found = [g for g in groups if g]
+        if len(found) <= 1:
+            return found[0] if found else ()
+        merged = {r.order: r for group in found for r in group}
         return tuple(merged[k] for k in sorted(merged))
+
+
+def _file(
+    rule: CompiledRule,
+    keys: set[str | None],
+    keyed: dict[str, list[CompiledRule]],
+    unkeyed: list[CompiledRule],
+) -> None:
+    """File ``rule`` under each key, or as unkeyed when any of its patterns has no key."""
+    if None in keys:
+        unkeyed.append(rule)
+        return
+    for key in keys:
+        if key is not None:
+            keyed.setdefault(key, []).append(rule)
 
 
 def _segment_key(pattern: str) -> str | None:

@@ -59,7 +59,6 @@ SANDBOX = "sandbox"
 ESCALATION = "sandbox-escalation"
 RULES = "rules"
 RECOMMENDATIONS = "recommendations"
-_WRITE = Effect.WRITE
 
 
 _TOOL_EXECUTION = Decision(Behavior.ASK, "Tool execution requires approval", "shell-default")
@@ -147,8 +146,9 @@ class DecisionEngine:
         candidates: list[Candidate] = []
         matched: list[str] = []
         strongest = _PASSTHROUGH
+        target: str | None = None
         if self._enforces:
-            found = boundary_candidate(request, self._boundary) if effect is _WRITE else None
+            found, target = boundary_candidate(request, self._boundary)
             candidates.append(Candidate(BOUNDARY, found))
             if found is not None:
                 strongest = found
@@ -166,7 +166,7 @@ class DecisionEngine:
                 strongest = asked
         if self._enforces:
             bucket = self._policy.index.bucket(definition.name)
-            hits = self._rule_hits(request, bucket)
+            hits = self._rule_hits(request, bucket, target)
             if not hits:
                 candidates.append(Candidate(RULES, None))
             for rule, decision in hits:
@@ -193,23 +193,28 @@ class DecisionEngine:
         )
 
     def _rule_hits(
-        self, request: PermissionRequest, bucket: ToolBucket
+        self, request: PermissionRequest, bucket: ToolBucket, resolved: str | None
     ) -> list[tuple[CompiledRule, Decision]]:
         if bucket.empty:
             return []
-        facts = self._facts(request, bucket)
+        facts = self._facts(request, bucket, resolved)
         return rule_candidates(bucket.candidates(facts), facts)
 
-    def _facts(self, request: PermissionRequest, bucket: ToolBucket) -> CallFacts:
-        """Only what the bucket's rules can look at: paths and commands cost, names do not."""
+    def _facts(
+        self, request: PermissionRequest, bucket: ToolBucket, resolved: str | None
+    ) -> CallFacts:
+        """Only what the bucket's rules can look at: paths and commands cost, names do not.
+
+        ``resolved`` is the target the boundary already resolved for a write, if any.
+        """
         path: str | None = None
         target: str | None = None
         raw_path = request.path
         if bucket.has_path_rules and raw_path is not None:
-            path = target = normalize_relative_path(raw_path)
+            path = normalize_relative_path(raw_path)
             if path is not None:
                 try:
-                    target = self._boundary.target_relative(raw_path)
+                    target = resolved or self._boundary.target_relative(raw_path)
                 except Exception:
                     target = None
         command: CommandLine | None = None

@@ -33,18 +33,22 @@ UNRESOLVABLE_PATH = Decision(
 READ_ONLY_WRITE = Decision(Behavior.DENY, "The read-only sandbox does not allow writes", "sandbox")
 
 
-def boundary_candidate(request: PermissionRequest, boundary: PathBoundary) -> Decision | None:
-    """Deny a write whose path is outside the workspace or cannot be resolved safely."""
-    if request.definition.effect is not Effect.WRITE:
-        return None
+def boundary_candidate(
+    request: PermissionRequest, boundary: PathBoundary
+) -> tuple[Decision | None, str | None]:
+    """Deny a write whose path is outside the workspace or cannot be resolved safely.
+
+    Also returns the workspace-relative path of the resolved target (``None`` when denied),
+    so that path rules need not resolve the same path again.
+    """
     path = request.path
-    if path is None:
-        return None
+    if request.definition.effect is not Effect.WRITE or path is None:
+        return None, None
     try:
-        inside = boundary.contains(path)
+        target = boundary.target_relative(path)
     except Exception:
-        return UNRESOLVABLE_PATH
-    return None if inside is True else OUTSIDE_WORKSPACE
+        return UNRESOLVABLE_PATH, None
+    return (OUTSIDE_WORKSPACE, None) if target is None else (None, target)
 
 
 def escalation_candidate(
