@@ -128,3 +128,17 @@ def test_errors_never_print_a_traceback(name: str) -> None:
     assert done.code == 1
     assert "Traceback" not in done.stdout + done.stderr
     assert json.loads(done.stdout)["version"] == "2.1.0"
+
+
+def test_the_pre_commit_hooks_run_the_lint_command() -> None:
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    hooks = yaml.safe_load((root / ".pre-commit-hooks.yaml").read_text())
+    assert [h["id"] for h in hooks] == ["toolpolicy-lint", "toolpolicy-lint-strict"]
+    for hook in hooks:
+        assert hook["language"] == "python"
+        assert hook["pass_filenames"] is False
+        assert hook["entry"].split()[:2] == ["toolpolicy", "lint"]
+    strict = run_lint(*hooks[1]["entry"].split()[2:], cwd=VALID)
+    assert strict.code == 0

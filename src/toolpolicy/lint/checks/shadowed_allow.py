@@ -43,7 +43,7 @@ from ..context import LintFile
 from ..finding import Hit, Severity
 from ..rules import label, rule_sites
 
-__all__ = ["CODE", "SEVERITY", "check", "covers"]
+__all__ = ["CODE", "MAX_COMPARISONS", "SEVERITY", "CoverIndex", "check", "covers"]
 
 CODE = "shadowed-allow"
 SEVERITY = Severity.WARNING
@@ -61,7 +61,7 @@ def check(target: LintFile) -> Iterator[Hit]:
     if target.policy is None:
         return
     tools = target.policy.tools
-    index = _CoverIndex(s.rule for s in rule_sites(target) if s.rule.behavior > Behavior.ALLOW)
+    index = CoverIndex(s.rule for s in rule_sites(target) if s.rule.behavior > Behavior.ALLOW)
     budget = MAX_COMPARISONS
     for site in rule_sites(target):
         if not site.own or site.rule.behavior is not Behavior.ALLOW:
@@ -88,7 +88,7 @@ def check(target: LintFile) -> Iterator[Hit]:
                 break
 
 
-class _CoverIndex:
+class CoverIndex:
     """Deny and ask rules bucketed by (tool, first path segment, first command word), so an
     allow is compared only with rules that could cover it. In a key, ``None`` stands for an
     absent field (which covers anything) and ``*`` for a pattern that is not a literal; a
