@@ -9,7 +9,6 @@ same steps ``load`` takes, half the cost. A Policy that extends another file goe
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 from ..compile.policy import compile_policy
@@ -84,4 +83,4 @@ def with_preset(policy: ToolPolicy, preset: str) -> ToolPolicy:
     """``policy`` with its knobs set by ``preset``; raises ``ConfigurationError`` if unknown."""
     knobs = Knobs(policy.presets)
     knobs.apply_preset(preset)
-    return dataclasses.replace(policy, knob_events=knobs.log.events)
+    return policy._replace(knob_events=knobs.log.events)

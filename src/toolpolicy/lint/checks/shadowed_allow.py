@@ -43,7 +43,15 @@ from ..context import LintFile
 from ..finding import Hit, Severity
 from ..rules import label, rule_sites
 
-__all__ = ["CODE", "MAX_COMPARISONS", "SEVERITY", "CoverIndex", "check", "covers"]
+__all__ = [
+    "CODE",
+    "MAX_COMPARISONS",
+    "SEVERITY",
+    "CoverIndex",
+    "check",
+    "covers",
+    "reachable_tools",
+]
 
 CODE = "shadowed-allow"
 SEVERITY = Severity.WARNING
@@ -66,7 +74,7 @@ def check(target: LintFile) -> Iterator[Hit]:
     for site in rule_sites(target):
         if not site.own or site.rule.behavior is not Behavior.ALLOW:
             continue
-        candidates = index.candidates(site.rule)
+        candidates = index.candidates(site.rule, reachable_tools(site.rule, tools))
         budget -= len(candidates)
         if budget < 0:
             yield Hit(
@@ -101,9 +109,12 @@ class CoverIndex:
             for key in itertools.product(_tool_keys(rule), _path_keys(rule), _word_keys(rule)):
                 self._buckets.setdefault(key, []).append(rule)
 
-    def candidates(self, allow: CompiledRule) -> list[CompiledRule]:
-        """The rules that may cover ``allow``, in selection order."""
-        tools = _probe(None if allow.tools is None else _tool_key(allow.tools[0]))
+    def candidates(
+        self, allow: CompiledRule, reachable: tuple[NamePattern, ...]
+    ) -> list[CompiledRule]:
+        """The rules that may cover ``allow`` (whose ``reachable_tools`` are given), in
+        selection order."""
+        tools = _probe(_tool_key(reachable[0]) if reachable else None)
         paths = _probe(None if allow.paths is None else _segment_key(allow.paths[0]))
         words = _probe(None if allow.commands is None else _word_key(allow.commands[0]))
         found = {
@@ -160,22 +171,34 @@ def covers(wide: CompiledRule, narrow: CompiledRule, tools: ToolSnapshot) -> boo
     )
 
 
+def reachable_tools(rule: CompiledRule, tools: ToolSnapshot) -> tuple[NamePattern, ...]:
+    """The rule's tool patterns that can reach it: all of them, except exact known tools
+    whose effect the rule's ``effects`` exclude."""
+    if rule.tools is None:
+        return ()
+    kept = []
+    for pattern in rule.tools:
+        definition = tools.get(pattern.text) if pattern.is_exact else None
+        if definition is None or rule.effects is None or definition.effect in rule.effects:
+            kept.append(pattern)
+    return tuple(kept)
+
+
 def _tools_covered(wide: CompiledRule, narrow: CompiledRule, tools: ToolSnapshot) -> bool:
+    if narrow.tools is None:
+        return wide.tools is None and (
+            wide.effects is None or (narrow.effects is not None and narrow.effects <= wide.effects)
+        )
+    reachable = reachable_tools(narrow, tools)
+    if not reachable:
+        return False  # the allow matches nothing: never-matches says so, not this check
     if wide.tools is None and wide.effects is None:
         return True
-    if narrow.tools is None:
-        return (
-            wide.tools is None
-            and wide.effects is not None
-            and narrow.effects is not None
-            and narrow.effects <= wide.effects
-        )
-    for pattern in narrow.tools:
+    for pattern in reachable:
         definition = tools.get(pattern.text) if pattern.is_exact else None
-        effect = None if definition is None else definition.effect
-        if effect is not None and narrow.effects is not None and effect not in narrow.effects:
-            continue  # this tool never reaches the narrow rule
-        if wide.effects is not None and effect not in wide.effects:
+        if wide.effects is not None and (
+            definition is None or definition.effect not in wide.effects
+        ):
             return False
         if wide.tools is None:
             continue
