@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from toolpolicy.core.decision import Decision
@@ -71,7 +69,7 @@ def test_decision_refuses_bad_fields(behavior: object, reason: object, source: o
 
 def test_decision_is_frozen() -> None:
     decision = Decision("allow", "r", "s")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         decision.behavior = Behavior.DENY  # type: ignore[misc]
 
 

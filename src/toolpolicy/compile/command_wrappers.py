@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .shell_syntax import Word
 
@@ -21,8 +21,7 @@ SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
 _NUMERIC_OPTION = re.compile(r"--?[0-9]+")
 
 
-@dataclass(frozen=True, slots=True)
-class _Syntax:
+class _Syntax(NamedTuple):
     flags: str = ""  # short options without a value
     valued: str = ""  # short options with a value (attached or next word)
     attached_only: str = ""  # short options whose optional value can only be attached
@@ -108,8 +107,7 @@ _WRAPPERS: dict[str, _Syntax] = {
 _SPLIT_STRING_OPTIONS = ("-S", "--split-string")
 
 
-@dataclass(frozen=True, slots=True)
-class Unwrapped:
+class Unwrapped(NamedTuple):
     """Where the inner command starts in ``words`` (``None``: nothing is run).
 
     ``words`` is the wrapper's own word tuple, or a new one when ``env -S`` split a string

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .command_wrappers import SHELLS, unwrap
 from .shell_syntax import (
@@ -55,8 +55,7 @@ _SOURCE = frozenset({"source", "."})
 _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
-@dataclass(frozen=True, slots=True)
-class CommandLine:
+class CommandLine(NamedTuple):
     """The simple commands of a line as word tuples, in order of appearance (outer first).
 
     ``complete=False``: unparsable, over the limits or decided at run time; ``parts`` are
@@ -71,24 +70,18 @@ class CommandPatternError(ValueError):
     """A command pattern that cannot be compiled; the message says what is wrong."""
 
 
-@dataclass(frozen=True, slots=True)
-class CommandPattern:
+class CommandPattern(NamedTuple):
     """A command prefix as words; build it with :func:`compile_command_pattern`."""
 
     text: str
     words: tuple[str, ...]
-    _literal: bool = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # Without a wildcard, matching is one tuple comparison.
-        object.__setattr__(self, "_literal", _WILDCARD not in self.words)
 
     def matches(self, words: tuple[str, ...]) -> bool:
         """Whether ``words`` start with this pattern's words (``*`` matches any one word)."""
         expected = self.words
         if len(words) < len(expected):
             return False
-        if self._literal:
+        if _WILDCARD not in expected:  # one tuple comparison
             return words[: len(expected)] == expected
         for pattern_word, word in zip(expected, words, strict=False):
             if pattern_word != word and pattern_word != _WILDCARD:

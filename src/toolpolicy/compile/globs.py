@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 __all__ = ["MAX_GLOB_LENGTH", "GlobError", "GlobPattern", "compile_glob"]
 
@@ -36,17 +36,19 @@ class GlobError(ValueError):
     """A glob pattern that cannot be compiled; the message says what is wrong."""
 
 
-@dataclass(frozen=True, slots=True)
-class GlobPattern:
+class GlobPattern(NamedTuple):
     """A compiled glob; build it with :func:`compile_glob`."""
 
     text: str
     gitignore: bool
-    _fullmatch: Callable[[str], re.Match[str] | None] = field(repr=False, compare=False)
+    fullmatch: Callable[[str], re.Match[str] | None]
 
     def matches(self, path: str) -> bool:
         """Whether the normalized relative POSIX ``path`` (e.g. ``"src/a/b.py"``) matches."""
-        return self._fullmatch(path) is not None
+        return self.fullmatch(path) is not None
+
+    def __repr__(self) -> str:
+        return f"GlobPattern(text={self.text!r}, gitignore={self.gitignore})"
 
 
 def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
@@ -84,7 +86,7 @@ def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
     elif gitignore and segments[-1] != _DOUBLE_STAR:
         regex += "(?:/.*)?"
     compiled = re.compile(regex, re.DOTALL)
-    return GlobPattern(text=text, gitignore=gitignore, _fullmatch=compiled.fullmatch)
+    return GlobPattern(text=text, gitignore=gitignore, fullmatch=compiled.fullmatch)
 
 
 def _check_text(text: str, *, gitignore: bool) -> None:

@@ -9,8 +9,8 @@ strongest behavior is the one reported.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 from .rules import CallFacts, CompiledRule
 
@@ -19,8 +19,7 @@ __all__ = ["RuleIndex", "ToolBucket"]
 _GLOB_CHARS = frozenset("*?[\\")
 
 
-@dataclass(frozen=True, slots=True)
-class ToolBucket:
+class ToolBucket(NamedTuple):
     """The rules of one tool, ready to be looked up by the call's path and command.
 
     ``plain`` rules name neither paths nor commands and apply to every call of the tool.
@@ -124,8 +123,7 @@ def _segment_key(pattern: str) -> str | None:
     return first
 
 
-@dataclass(frozen=True, slots=True)
-class RuleIndex:
+class RuleIndex(NamedTuple):
     """Rules bucketed by tool name."""
 
     exact: Mapping[str, ToolBucket]

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["NamePattern"]
 
 
-@dataclass(frozen=True, slots=True)
-class NamePattern:
+class NamePattern(NamedTuple):
     """A tool name where ``*`` matches any run of characters."""
 
     text: str

@@ -8,9 +8,8 @@ rule's line: a rule reported invalid is never compiled.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.decision import Decision
 from ..core.errors import PolicyLoadError, Problem
@@ -33,16 +32,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class SourceRef:
+class SourceRef(NamedTuple):
     """A file a compiled policy was built from, and the sha256 of its bytes."""
 
     path: str
     sha256: str
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledProfile:
+class CompiledProfile(NamedTuple):
     """A profile: capabilities, tools and the defaults used when every participant passes."""
 
     name: str
@@ -58,8 +55,7 @@ class CompiledProfile:
         return self.defaults[effect]
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledExample:
+class CompiledExample(NamedTuple):
     """A self-test of a policy file: a call and the decision it must get."""
 
     tool: str
@@ -71,13 +67,12 @@ class CompiledExample:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledPolicy:
+class CompiledPolicy(NamedTuple):
     """A profile plus every layered rule, indexed by tool name."""
 
     profile: CompiledProfile
     rules: tuple[CompiledRule, ...]
-    index: RuleIndex
+    rule_index: RuleIndex
     sources: tuple[SourceRef, ...]
     examples: tuple[CompiledExample, ...]
 
@@ -126,7 +121,7 @@ def compile_policy(
     return CompiledPolicy(
         profile=profile,
         rules=compiled,
-        index=RuleIndex.build(compiled, tool_names),
+        rule_index=RuleIndex.build(compiled, tool_names),
         sources=tuple(SourceRef(d.path, d.sha256) for d in documents),
         examples=tuple(examples),
     )

@@ -9,7 +9,7 @@ when any simple command matches, even on a line that did not parse.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..core.decision import Decision
 from ..core.vocabulary import Behavior, Effect
@@ -20,8 +20,7 @@ from .names import NamePattern
 __all__ = ["CallFacts", "CompiledRule"]
 
 
-@dataclass(frozen=True, slots=True)
-class CallFacts:
+class CallFacts(NamedTuple):
     """What rules see of one prepared call.
 
     ``path`` is the normalized workspace-relative path (``None`` when the tool has no path
@@ -37,8 +36,7 @@ class CallFacts:
     command: CommandLine | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledRule:
+class CompiledRule(NamedTuple):
     """One rule: its decision, precompiled matchers and where it was written."""
 
     name: str

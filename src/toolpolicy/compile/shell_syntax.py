@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "COMPOUND_RESERVED_WORDS",
@@ -61,8 +61,7 @@ class ShellSyntaxError(ValueError):
     """The text cannot be split faithfully; callers must treat the line as unparsable."""
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(NamedTuple):
     """One shell word after quote removal.
 
     Expansions are kept as their source text (``$HOME``, ``$(date)``); ``dynamic`` says the
@@ -82,8 +81,7 @@ class Word:
         return cls(text, assignment=_ASSIGNMENT.match(text) is not None)
 
 
-@dataclass(frozen=True, slots=True)
-class SimpleCommand:
+class SimpleCommand(NamedTuple):
     """A simple command: its words (assignments included, redirections removed), the
     commands found inside its words (substitutions), and the nesting depth it was found at.
     """

@@ -8,14 +8,12 @@ stores, so a cached start-up needs neither YAML nor pydantic nor jsonschema.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["SourceDocument"]
 
 
-@dataclass(frozen=True, slots=True)
-class SourceDocument:
+class SourceDocument(NamedTuple):
     """One document: where it came from, its content hash, its data, and key positions.
 
     ``lines`` maps JSON pointers such as ``/rules/0`` and ``/examples/2`` to 1-based lines.

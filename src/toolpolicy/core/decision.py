@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import PermissionContractError
 from .results import ToolResult, tool_error
@@ -11,26 +11,30 @@ from .vocabulary import Behavior, SandboxMode
 __all__ = ["Decision"]
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Decision:
-    """An immutable permission decision.
-
-    ``sandbox`` is the mode an allowed call must run under (set by the engine; ``None``
-    when no mode applies, e.g. a candidate from a single participant).
-    """
-
+class _DecisionFields(NamedTuple):
     behavior: Behavior
     reason: str
     source: str
     sandbox: SandboxMode | None
 
-    def __init__(
-        self,
+
+class Decision(_DecisionFields):
+    """An immutable permission decision.
+
+    Construction refuses an unknown behavior, an empty reason and an empty source.
+    ``sandbox`` is the mode an allowed call must run under (``None`` on a participant's
+    candidate, which does not know the knobs).
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
         behavior: Behavior | str,
         reason: str,
         source: str,
         sandbox: SandboxMode | None = None,
-    ) -> None:
+    ) -> Decision:
         parsed = Behavior.parse(behavior)
         if not isinstance(reason, str) or not reason.strip():
             raise PermissionContractError("a decision needs a non-empty reason")
@@ -38,10 +42,7 @@ class Decision:
             raise PermissionContractError("a decision needs a non-empty source")
         if sandbox is not None and not isinstance(sandbox, SandboxMode):
             raise PermissionContractError(f"unknown sandbox mode: {sandbox!r}")
-        object.__setattr__(self, "behavior", parsed)
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "sandbox", sandbox)
+        return super().__new__(cls, parsed, reason, source, sandbox)
 
     @property
     def is_allowed(self) -> bool:

@@ -15,7 +15,7 @@ The agent layer adds ``AgentRunError`` (and its children) under ``ToolPolicyErro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "AuditError",
@@ -54,8 +54,7 @@ class AuditError(ToolPolicyError):
     """An audit sink failed to record a decision; the call must not run."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Problem:
+class Problem(NamedTuple):
     """One thing wrong with a policy document, at a 1-based line and column.
 
     ``code`` is stable (``yaml-syntax``, ``schema``, ``duplicate-key`` ...) and is what

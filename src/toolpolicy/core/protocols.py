@@ -8,8 +8,8 @@ means the call does not run.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from .vocabulary import ApprovalOutcome
 
@@ -22,8 +22,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ApprovalRequest:
+class ApprovalRequest(NamedTuple):
     """What a responder is shown: the tool, why approval is needed, the validated arguments."""
 
     id: str
@@ -49,8 +48,7 @@ class ApprovalResponder(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class AuditRecord:
+class AuditRecord(NamedTuple):
     """One final decision, as every audit sink receives it."""
 
     ts: str
@@ -68,7 +66,7 @@ class AuditRecord:
     approval_outcome: str | None
     arguments_sha256: str
     arguments: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = MappingProxyType({})
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object written to a JSONL audit file."""

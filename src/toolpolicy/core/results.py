@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["ToolResult", "is_tool_result", "tool_error", "tool_success"]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolResult:
+class ToolResult(NamedTuple):
     """The outcome of one tool call as the model will see it."""
 
     content: str

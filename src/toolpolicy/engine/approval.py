@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..core.decision import Decision
 from ..core.protocols import ApprovalRequest, ApprovalResponder
@@ -28,8 +28,7 @@ ASKED_EVENT = "approval/asked"
 DECIDED_EVENT = "approval/decided"
 
 
-@dataclass(frozen=True, slots=True)
-class ApprovalResult:
+class ApprovalResult(NamedTuple):
     """The outcome and who gave it (a responder name, ``approval`` or ``approval-policy``)."""
 
     outcome: ApprovalOutcome

@@ -12,8 +12,8 @@ import hashlib
 import json
 import os
 import threading
+import time
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import TextIO
 
 from ..core.errors import AuditError
@@ -34,7 +34,13 @@ def arguments_sha256(arguments: Mapping[str, object]) -> str:
 
 def utc_now() -> str:
     """An RFC 3339 UTC timestamp with microseconds."""
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    now = time.time()
+    seconds = int(now)
+    # time.strftime instead of datetime: the hook imports this module on every tool call.
+    return (
+        time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+        + f".{int((now - seconds) * 1e6):06d}Z"
+    )
 
 
 class TerminalAuditSink:

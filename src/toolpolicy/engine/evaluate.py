@@ -165,7 +165,7 @@ class DecisionEngine:
             if asked.behavior > strongest.behavior:
                 strongest = asked
         if self._enforces:
-            bucket = self._policy.index.bucket(definition.name)
+            bucket = self._policy.rule_index.bucket(definition.name)
             hits = self._rule_hits(request, bucket, target)
             if not hits:
                 candidates.append(Candidate(RULES, None))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ..core.decision import Decision
 from ..core.protocols import ApprovalRequest, AuditRecord, AuditSink
@@ -28,8 +28,7 @@ __all__ = ["EVALUATION_FAILED", "Gate", "GateDecision"]
 EVALUATION_FAILED = tool_error("permission_evaluation_error", "Permission evaluation failed")
 
 
-@dataclass(frozen=True, slots=True)
-class GateDecision:
+class GateDecision(NamedTuple):
     """A final decision with its evaluation and the approval outcome, if one was asked."""
 
     decision: Decision
@@ -134,7 +133,7 @@ class Gate:
         mode = final.decision.sandbox or self._knobs.state.sandbox
         protected = (*context.read_only_paths, *self._protected)
         return self._registry.invoke(
-            prepared, replace(context, sandbox=mode, read_only_paths=protected)
+            prepared, context._replace(sandbox=mode, read_only_paths=protected)
         )
 
     def _record(self, request: PermissionRequest, final: GateDecision) -> None:

@@ -8,8 +8,7 @@ from it. Replaying a log whose preset has left the table derives a name instead 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from ..core.errors import ConfigurationError
 from ..core.vocabulary import ApprovalPolicy, SandboxMode
@@ -24,8 +23,7 @@ APPROVAL_EVENT = "approval/policy"
 _K = TypeVar("_K", SandboxMode, ApprovalPolicy)
 
 
-@dataclass(frozen=True, slots=True)
-class KnobState:
+class KnobState(NamedTuple):
     """The knobs as the executor sees them, plus the derived preset name."""
 
     sandbox: SandboxMode

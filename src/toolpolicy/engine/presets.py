@@ -7,8 +7,7 @@ derived, when the current knobs match no row.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.errors import ConfigurationError
 from ..core.vocabulary import ApprovalPolicy, SandboxMode
@@ -18,8 +17,7 @@ __all__ = ["CUSTOM", "Preset", "PresetTable"]
 CUSTOM = "custom"
 
 
-@dataclass(frozen=True, slots=True)
-class Preset:
+class Preset(NamedTuple):
     """One row of the table."""
 
     name: str
@@ -28,22 +26,29 @@ class Preset:
     description: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class PresetTable:
-    """Rows in declaration order (the tie-break order) and the default row's name."""
-
+class _PresetTableFields(NamedTuple):
     presets: tuple[Preset, ...]
     default: str
-    path: str = ""
+    path: str
 
-    def __post_init__(self) -> None:
-        names = [p.name for p in self.presets]
+
+class PresetTable(_PresetTableFields):
+    """Rows in declaration order (the tie-break order) and the default row's name.
+
+    A table naming ``custom``, naming a row twice or defaulting to a missing row is refused.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, presets: tuple[Preset, ...], default: str, path: str = "") -> PresetTable:
+        names = [p.name for p in presets]
         if CUSTOM in names:
             raise ConfigurationError("custom is reserved for the derived not-a-preset state")
         if len(set(names)) != len(names):
             raise ConfigurationError("preset names must be unique")
-        if self.default not in names:
-            raise ConfigurationError(f"default preset is not in the table: {self.default}")
+        if default not in names:
+            raise ConfigurationError(f"default preset is not in the table: {default}")
+        return super().__new__(cls, tuple(presets), default, path)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any], path: str = "") -> PresetTable:

@@ -8,10 +8,8 @@ asks responders, audits and runs handlers.
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
 from ..compile.source import SourceDocument
@@ -22,7 +20,6 @@ from ..core.vocabulary import ApprovalPolicy, SandboxMode
 from ..tools.definitions import builtin_definitions
 from ..tools.registry import ToolCall, ToolContext, ToolSnapshot
 from ..tools.workspace import WorkspaceBoundary
-from .approval import ApprovalService
 from .builtin import (
     BUILTIN_PROFILE_NAMES,
     adopt_builtin_source,
@@ -32,20 +29,22 @@ from .builtin import (
     require_builtin,
 )
 from .evaluate import DecisionEngine, Evaluation
-from .gate import Gate
 from .knobs import Knobs, KnobState
 from .presets import PresetTable
 from .request import PermissionRequest
 from .session import SessionEvent, SessionLog
 from .sources import to_source
 
+if TYPE_CHECKING:
+    from .approval import ApprovalService
+    from .gate import Gate
+
 __all__ = ["PolicySources", "ToolPolicy", "assemble", "gather_sources", "load"]
 
 PathLike = str | os.PathLike[str]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolPolicy:
+class ToolPolicy(NamedTuple):
     """A compiled selection: profile, layered rules, preset table, knobs and workspace."""
 
     compiled: CompiledPolicy
@@ -115,6 +114,12 @@ class ToolPolicy:
             raise ConfigurationError(
                 f"profile {self.profile.name} enforces a policy and needs {missing}"
             )
+        # Imported here: deciding (``check``, the hook) never builds a gate.
+        import secrets
+
+        from .approval import ApprovalService
+        from .gate import Gate
+
         require_builtin(self.profile)
         log = SessionLog(self.knob_events)
         service = approval if approval is not None else ApprovalService(log=log)
@@ -138,8 +143,7 @@ class ToolPolicy:
         return ToolSnapshot(d for n in self.tools.names if (d := real.get(n)) is not None)
 
 
-@dataclass(frozen=True, slots=True)
-class PolicySources:
+class PolicySources(NamedTuple):
     """Every validated document of a selection, as plain data: what the cache stores."""
 
     profile: SourceDocument

@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["SessionEvent", "SessionLog"]
 
 
-@dataclass(frozen=True, slots=True)
-class SessionEvent:
+class SessionEvent(NamedTuple):
     """One event: its kind (``sandbox/mode``, ``approval/asked`` ...) and its data."""
 
     kind: str
-    data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    data: Mapping[str, Any] = MappingProxyType({})
 
     def to_json(self) -> dict[str, Any]:
         """``{"kind": ..., **data}``."""

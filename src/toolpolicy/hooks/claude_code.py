@@ -14,9 +14,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.decision import Decision
 from ..core.vocabulary import Effect
@@ -33,8 +32,7 @@ class HookError(ValueError):
     """The event cannot be decided: the hook exits 2 (Claude Code blocks the call)."""
 
 
-@dataclass(frozen=True, slots=True)
-class HookEvent:
+class HookEvent(NamedTuple):
     """The fields of a PreToolUse event that a decision needs."""
 
     session_id: str

@@ -8,9 +8,8 @@ same spec renders the JSON Schema the model sees, so the two cannot drift.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["ArgumentError", "ArgumentSpec", "Field"]
 
@@ -21,8 +20,7 @@ class ArgumentError(ValueError):
     """Arguments that do not fit the spec; the message is shown to the model."""
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(NamedTuple):
     """One argument."""
 
     name: str
@@ -35,27 +33,33 @@ class Field:
     minimum: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ArgumentSpec:
+class _ArgumentSpecFields(NamedTuple):
+    fields: tuple[Field, ...]
+    together: tuple[tuple[str, str], ...]
+    by_name: Mapping[str, Field]
+
+
+class ArgumentSpec(_ArgumentSpecFields):
     """The fields of a tool, plus pairs of fields that must be given together."""
 
-    fields: tuple[Field, ...]
-    together: tuple[tuple[str, str], ...] = ()
-    _by_name: Mapping[str, Field] = field(init=False, repr=False, compare=False)
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_name", MappingProxyType({f.name: f for f in self.fields}))
+    def __new__(
+        cls, fields: tuple[Field, ...], together: tuple[tuple[str, str], ...] = ()
+    ) -> ArgumentSpec:
+        by_name = MappingProxyType({f.name: f for f in fields})
+        return super().__new__(cls, tuple(fields), tuple(together), by_name)
 
     @property
     def names(self) -> frozenset[str]:
         """Every accepted field name."""
-        return frozenset(self._by_name)
+        return frozenset(self.by_name)
 
     def validate(self, raw: object) -> Mapping[str, object]:
         """The validated arguments (defaults filled in), read-only; else ``ArgumentError``."""
         if not isinstance(raw, dict):
             raise ArgumentError("arguments must be a JSON object")
-        extra = sorted(str(k) for k in raw if k not in self._by_name)
+        extra = sorted(str(k) for k in raw if k not in self.by_name)
         if extra:
             raise ArgumentError(f"unexpected argument: {', '.join(extra)}")
         out: dict[str, object] = {}

@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.errors import PermissionContractError, WorkspacePathError
 from ..core.results import ToolResult, is_tool_result, tool_error
@@ -35,8 +34,7 @@ MAX_ARGUMENTS_BYTES = 4 * 1024 * 1024
 _NAME = re.compile(r"[A-Za-z0-9_]+")
 
 
-@dataclass(frozen=True, slots=True)
-class ToolContext:
+class ToolContext(NamedTuple):
     """What a handler knows about where and for whom it runs."""
 
     workspace: str
@@ -49,22 +47,37 @@ class ToolContext:
 Handler = Callable[[Mapping[str, object], ToolContext], ToolResult]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolDefinition:
-    """A tool: name, description, strict arguments, effect, which argument is a path."""
-
+class _ToolDefinitionFields(NamedTuple):
     name: str
     description: str
     arguments: ArgumentSpec
     effect: Effect
-    path_argument: str | None = None
-    handler: Handler | None = None
+    path_argument: str | None
+    handler: Handler | None
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
-            raise PermissionContractError(f"invalid tool name: {self.name!r}")
-        if self.path_argument is not None and self.path_argument not in self.arguments.names:
-            raise PermissionContractError(f"{self.name}: unknown path argument")
+
+class ToolDefinition(_ToolDefinitionFields):
+    """A tool: name, description, strict arguments, effect, which argument is a path.
+
+    Names are ``[A-Za-z0-9_]+``; the path argument must be one of the arguments.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        name: str,
+        description: str,
+        arguments: ArgumentSpec,
+        effect: Effect,
+        path_argument: str | None = None,
+        handler: Handler | None = None,
+    ) -> ToolDefinition:
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise PermissionContractError(f"invalid tool name: {name!r}")
+        if path_argument is not None and path_argument not in arguments.names:
+            raise PermissionContractError(f"{name}: unknown path argument")
+        return super().__new__(cls, name, description, arguments, effect, path_argument, handler)
 
     def openai_tool(self) -> dict[str, Any]:
         """Only what the model may see: name, description and the JSON Schema."""
@@ -78,8 +91,7 @@ class ToolDefinition:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCall:
+class ToolCall(NamedTuple):
     """A call as the model proposed it; ``arguments`` is a JSON string or an object."""
 
     id: str
@@ -87,8 +99,7 @@ class ToolCall:
     arguments: str | Mapping[str, object]
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedCall:
+class PreparedCall(NamedTuple):
     """The outcome of ``prepare``: either a definition and validated arguments, or an error."""
 
     call: ToolCall
