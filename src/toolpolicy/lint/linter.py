@@ -41,7 +41,9 @@ SKIPPED_FOLDERS = frozenset(
 
 _SUFFIXES = (".yaml", ".yml")
 _SNIFF_BYTES = 64 * 1024
-_OURS = re.compile(rb"^[ \t]*[\"']?apiVersion[\"']?[ \t]*:[ \t]*[\"']?toolpolicy/", re.MULTILINE)
+_OURS = re.compile(
+    rb"(?:^|[{,])[ \t]*[\"']?apiVersion[\"']?[ \t]*:[ \t]*[\"']?toolpolicy/", re.MULTILINE
+)
 
 
 @dataclass(frozen=True, slots=True)
