@@ -85,3 +85,15 @@ def test_the_valid_folder_exits_0_and_the_invalid_folder_exits_1() -> None:
         f"{len(INVALID_FILES)} files checked: {errors} errors, {warnings} warnings, 1 info\n"
     )
     assert "Traceback" not in invalid.stderr + invalid.stdout
+
+
+def test_the_walk_finds_policies_by_their_apiversion_in_any_style(tmp_path: Path) -> None:
+    from toolpolicy.lint import discover
+
+    (tmp_path / "flow.yaml").write_text("{kind: Policy, apiVersion: toolpolicy/v1, name: x}\n")
+    (tmp_path / "quoted.yml").write_text('"apiVersion": "toolpolicy/v1"\n')
+    (tmp_path / "k8s.yaml").write_text("apiVersion: apps/v1\nkind: Deployment\n")
+    (tmp_path / "notes.txt").write_text("apiVersion: toolpolicy/v1\n")
+    files, skipped = discover([str(tmp_path)])
+    assert files == [str(tmp_path / "flow.yaml"), str(tmp_path / "quoted.yml")]
+    assert skipped == [str(tmp_path / "k8s.yaml")]
