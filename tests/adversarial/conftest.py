@@ -52,8 +52,10 @@ def snapshot_tree(root: Path, *, skip: Path | None = None) -> dict[str, Entry]:
                 found[key] = ("link", os.readlink(path))
             elif path.is_dir():
                 found[key] = ("dir", b"")
-            else:
+            elif path.is_file():
                 found[key] = ("file", path.read_bytes())
+            else:
+                found[key] = ("special", b"")  # a FIFO must never be opened here
     return found
 
 
@@ -71,7 +73,8 @@ class Trap:
 
 
 def build_trap(base: Path) -> Trap:
-    """A workspace with symlink chains (in→out, loops, dangling) and an outside to protect.
+    """A workspace with symlink chains (in→out, loops, dangling), a hard link to an outside
+    file and a FIFO, next to an outside to protect.
 
     ``outside/existing.txt`` contains ``a`` so that an edit that reached it would change it.
     """
@@ -104,6 +107,9 @@ def build_trap(base: Path) -> Trap:
     for name, target in links.items():
         (ws / name).symlink_to(target)
     (ws / "a" / "deep_out").symlink_to("../../outside")
+    # A hard link shares the outside file's inode: writing through it would change outside.
+    os.link(outside / "existing.txt", ws / "hard_link")
+    os.mkfifo(ws / "fifo")
     return Trap(base, ws, outside)
 
 

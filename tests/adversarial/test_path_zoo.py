@@ -38,6 +38,8 @@ LINKS = [
     "up_and_back",
     "root_link",
     "a/deep_out",
+    "hard_link",
+    "fifo",
 ]
 SEGMENTS = [
     "..",

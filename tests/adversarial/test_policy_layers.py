@@ -160,6 +160,8 @@ INSIDE_CALLS: list[tuple[str, dict[str, object]]] = [
     ("write_file", {"path": "inner/new.txt", "content": "x"}),
     ("edit_file", {"path": "a/existing.txt", "old_string": "a", "new_string": "b"}),
     ("edit_file", {"path": "inner_file", "old_string": "a", "new_string": "b"}),
+    ("edit_file", {"path": "hard_link", "old_string": "a", "new_string": "b"}),
+    ("write_file", {"path": "hard_link", "content": "x"}),
     ("read_file", {"path": "a/existing.txt"}),
     ("read_file", {"path": "file_link_out"}),
     ("glob", {"pattern": "**/*.txt"}),
