@@ -365,3 +365,31 @@ def test_every_final_decision_is_audited(ws: Workspace, handlers: CountingHandle
         "ask",
     )
     assert len(record.arguments_sha256) == 64 and record.arguments is None
+
+
+def test_a_cached_read_decision_still_follows_the_knobs(ws: Workspace) -> None:
+    policy = load(workspace=ws.root)
+    first = policy.check("shell", {"command": "ls"})
+    never = load(workspace=ws.root, approval="never")
+    assert (first.behavior, never.check("shell", {"command": "ls"}).behavior) == (
+        Behavior.ASK,
+        Behavior.DENY,
+    )
+    again = policy.engine.evaluate(policy.request("shell", {"command": "ls"}), never.knobs)
+    assert again.final.source == "approval-policy"
+
+
+def test_a_path_rule_makes_reads_depend_on_their_path_every_time(ws: Workspace) -> None:
+    text = """\
+apiVersion: toolpolicy/v1
+kind: Policy
+name: secrets
+rules:
+  - name: env
+    behavior: deny
+    reason: Secrets stay closed
+    match: {paths: [.env]}
+"""
+    policy = load(workspace=ws.root, policies=[_write_policy(ws, text)])
+    decisions = [policy.check("read_file", {"path": p}).behavior for p in ("a", ".env", "b")]
+    assert decisions == [Behavior.ALLOW, Behavior.DENY, Behavior.ALLOW]

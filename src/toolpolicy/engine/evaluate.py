@@ -59,6 +59,7 @@ SANDBOX = "sandbox"
 ESCALATION = "sandbox-escalation"
 RULES = "rules"
 RECOMMENDATIONS = "recommendations"
+_STATIC_LIMIT = 4096
 
 
 _TOOL_EXECUTION = Decision(Behavior.ASK, "Tool execution requires approval", "shell-default")
@@ -117,12 +118,15 @@ class Evaluation(NamedTuple):
 class DecisionEngine:
     """A compiled policy bound to a workspace boundary."""
 
-    __slots__ = ("_boundary", "_enforces", "_policy")
+    __slots__ = ("_boundary", "_enforces", "_policy", "_static")
 
     def __init__(self, policy: CompiledPolicy, boundary: PathBoundary, *, enforces: bool) -> None:
         self._policy = policy
         self._boundary = boundary
         self._enforces = enforces
+        # Evaluations that cannot depend on the arguments (no write, no escalation, no rule
+        # that looks at paths or commands), by (tool, effect, knobs): a read is one lookup.
+        self._static: dict[tuple[str, Effect, KnobState], Evaluation] = {}
 
     @property
     def policy(self) -> CompiledPolicy:
@@ -141,6 +145,33 @@ class DecisionEngine:
         recommendations: Sequence[Decision] = (),
     ) -> Evaluation:
         """Decide ``request`` under ``knobs`` without asking anyone."""
+        definition = request.definition
+        effect = definition.effect
+        static = (
+            not recommendations
+            and effect is not Effect.WRITE
+            and "sandbox_permissions" not in request.arguments
+        )
+        if static:
+            key = (definition.name, effect, knobs)
+            cached = self._static.get(key)
+            if cached is not None:
+                return cached
+            found = self._evaluate(request, knobs, recommendations)
+            bucket = self._policy.rule_index.bucket(definition.name)
+            if not self._enforces or not (bucket.has_path_rules or bucket.has_command_rules):
+                if len(self._static) >= _STATIC_LIMIT:
+                    self._static.clear()
+                self._static[key] = found
+            return found
+        return self._evaluate(request, knobs, recommendations)
+
+    def _evaluate(
+        self,
+        request: PermissionRequest,
+        knobs: KnobState,
+        recommendations: Sequence[Decision],
+    ) -> Evaluation:
         definition = request.definition
         effect = definition.effect
         candidates: list[Candidate] = []
