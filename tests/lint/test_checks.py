@@ -420,3 +420,24 @@ def test_an_ignore_comment_that_cannot_work_is_reported(workspace: str) -> None:
 def test_loader_findings_are_never_suppressed(workspace: str) -> None:
     text = HEAD + "bogus: 1  # toolpolicy: ignore[schema]\n"
     assert [f.code for f in lint(text, workspace)] == ["schema", "unknown-suppression"]
+
+
+# -- the registry --------------------------------------------------------------------------
+
+
+def test_every_check_documents_a_failing_and_a_passing_example() -> None:
+    from toolpolicy.lint import CHECKS, REGISTRY, check_for
+
+    for check in CHECKS:
+        documentation = getattr(check, "__doc__", None) or ""
+        assert "FAIL::" in documentation and "PASS::" in documentation, check.CODE
+        assert check_for(check.CODE) is check
+        assert isinstance(check.SEVERITY, Severity)
+    assert len(REGISTRY) == 24 + len(CHECKS) - 1  # the loader check reports 24 codes
+
+
+def test_asking_for_an_unknown_code_is_a_clear_error() -> None:
+    from toolpolicy.lint import check_for
+
+    with pytest.raises(KeyError, match="unknown lint code 'no-such-code' \\(known: "):
+        check_for("no-such-code")
