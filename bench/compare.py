@@ -173,8 +173,8 @@ def _decision_rows(
             "toolpolicy",
             "read decision (read_file src/a.py -> allow)",
             [subject.bind(READ)],
-            "engine.evaluate on a prepared request: sandbox, indexed rules, profile default; "
-            "knobs folded once",
+            "engine.evaluate on a prepared request, knobs folded once; no path or command rule "
+            "for read_file in P03, so the evaluation is memoized per (tool, effect, knobs)",
             "read",
         ),
         _Plan(
@@ -193,7 +193,7 @@ def _decision_rows(
             "toolpolicy",
             "shell decision, P03 alone -> ask",
             [subject.bind(SHELL)],
-            "no shell rule in P03, so the command line is not parsed; shell default",
+            "no shell rule in P03: the line is not parsed, the evaluation is memoized",
         ),
         _Plan(
             "toolpolicy",
