@@ -1,0 +1,48 @@
+"""The model rewriting the policy that governs it.
+
+The shell sandbox binds the policy files in use read-only; the file tools should refuse them
+too, or a write allowed by the profile (P02: writes need no approval) rewrites the rules for
+every later load, including the hook's, which reads the policy again for each event.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolpolicy.engine.approval import ApprovalService
+from toolpolicy.engine.selection import load
+from toolpolicy.tools.builtin import builtin_registry
+from toolpolicy.tools.registry import ToolCall, ToolContext
+
+from .conftest import MemorySink, policy_file
+
+TAMPERING = (
+    "BUG: write_file/edit_file ignore ToolContext.read_only_paths (the gate's protected "
+    "policy files): under a P02-based policy the model rewrites its own policy unasked"
+)
+RULES: list[dict[str, object]] = [{"behavior": "deny", "match": {"commands": ["git push"]}}]
+
+
+@pytest.mark.xfail(strict=True, reason=TAMPERING)
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("write_file", {"content": "{}"}),
+        ("edit_file", {"old_string": "deny", "new_string": "allow"}),
+    ],
+)
+def test_the_file_tools_never_rewrite_a_policy_file_in_use(
+    tmp_path: Path, tool: str, arguments: dict[str, object]
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    path = policy_file(ws, RULES, extends="P02")
+    before = path.read_bytes()
+    gate = load(profile="P02", workspace=ws, policies=[path]).gate(
+        approval=ApprovalService([]), audit=[MemorySink()], registry=builtin_registry().snapshot()
+    )
+    call = ToolCall("c", tool, {"path": path.name, **arguments})
+    gate.handle(call, ToolContext(str(ws), "c"))
+    assert path.read_bytes() == before
