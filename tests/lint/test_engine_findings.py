@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolpolicy.core.errors import ConfigurationError, PolicyLoadError
-from toolpolicy.core.vocabulary import Behavior
+from toolpolicy.core.errors import ConfigurationError
 from toolpolicy.engine.selection import load
 from toolpolicy.lint import lint_paths
 
@@ -30,21 +29,12 @@ rules:
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine.selection._chain: a Profile file whose name is a built-in (P03) is "
-    "replaced by the built-in profile and its own rules are dropped without a word",
-)
-def test_a_profile_file_named_like_a_builtin_keeps_its_deny_or_is_refused(
-    tmp_path: Path,
-) -> None:
+def test_a_profile_file_named_like_a_builtin_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "p03.yaml"
     path.write_text(PROFILE_NAMED_P03)
-    try:
-        policy = load(profile=str(path), workspace=str(tmp_path))
-    except (ConfigurationError, PolicyLoadError):
-        return  # refusing the file is as good as honouring it
-    assert policy.check("read_file", {"path": ".env"}).behavior is Behavior.DENY
+    with pytest.raises(ConfigurationError) as info:
+        load(profile=str(path), workspace=str(tmp_path))
+    assert str(info.value) == (f"{path}: profiles are built in; write a Policy that extends one")
 
 
 def test_lint_already_refuses_that_profile_file(tmp_path: Path) -> None:

@@ -278,7 +278,11 @@ def _chain(
     if chain and chain[0].kind == "Profile":
         head = chain.pop(0)
         name = str(getattr(head.model, "name", ""))
-        if name.upper() not in BUILTIN_PROFILE_NAMES:
+        # Only the shipped file is a profile; a look-alike (a copy with other rules under a
+        # built-in name) is refused rather than silently replaced by the built-in.
+        if name.upper() not in BUILTIN_PROFILE_NAMES or (
+            head.sha256 != builtin_profile_source(name).sha256
+        ):
             raise ConfigurationError(
                 f"{head.path}: profiles are built in; write a Policy that extends one"
             )
