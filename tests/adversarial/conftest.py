@@ -21,6 +21,7 @@ from toolpolicy.tools.definitions import builtin_definitions
 from toolpolicy.tools.registry import Handler, ToolContext, ToolSnapshot
 
 __all__ = [
+    "OUTSIDE_SECRET",
     "AlwaysAllow",
     "CountingRealTools",
     "MemorySink",
@@ -30,6 +31,9 @@ __all__ = [
     "policy_file",
     "snapshot_tree",
 ]
+
+# Only ever inside files outside the workspace: a tool result that shows it leaked a read.
+OUTSIDE_SECRET = "OUTSIDE-SECRET-7f3a"
 
 # What a snapshot remembers of one entry: its kind and its content or link target.
 Entry = tuple[str, bytes | str]
@@ -82,6 +86,7 @@ def build_trap(base: Path) -> Trap:
     ws.mkdir()
     outside.mkdir()
     (outside / "existing.txt").write_text("a")
+    (outside / "secret.txt").write_text(OUTSIDE_SECRET)
     (ws / "a").mkdir()
     (ws / "a" / "existing.txt").write_text("a")
     (ws / "secret").mkdir()
@@ -98,6 +103,7 @@ def build_trap(base: Path) -> Trap:
         "dangling_out": "../outside/new.txt",
         "dangling_in": "missing_dir/missing.txt",
         "file_link_out": "../outside/existing.txt",
+        "secret_link_out": "../outside/secret.txt",
         "inner": "a",
         "inner_file": "a/existing.txt",
         "up_and_back": "../ws/a",

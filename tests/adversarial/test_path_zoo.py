@@ -19,7 +19,7 @@ from toolpolicy.engine.selection import load
 from toolpolicy.tools.builtin import builtin_registry
 from toolpolicy.tools.registry import ToolCall, ToolContext
 
-from .conftest import AlwaysAllow, MemorySink, build_trap
+from .conftest import OUTSIDE_SECRET, AlwaysAllow, MemorySink, build_trap
 
 EXAMPLES = 250
 
@@ -33,6 +33,8 @@ LINKS = [
     "dangling_out",
     "dangling_in",
     "file_link_out",
+    "secret_link_out",
+    "secret.txt",
     "inner",
     "inner_file",
     "up_and_back",
@@ -78,6 +80,8 @@ STABLE_REFUSALS = {
     "not_a_file",
     "edit_no_match",
     "edit_ambiguous",
+    "invalid_pattern",
+    "binary_file",
 }
 
 
@@ -129,5 +133,30 @@ def test_no_path_spelling_changes_anything_outside_the_workspace(
     )
     result = gate.handle(ToolCall("c", tool, arguments), ToolContext(str(trap.ws), "c"))
     assert trap.outside_state() == before
+    if result.is_error:
+        assert result.error_code in STABLE_REFUSALS, result
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(raw=zoo_paths(), tool=st.sampled_from(["read_file", "glob"]))
+def test_no_path_spelling_reads_a_file_outside_the_workspace(
+    tmp_path_factory: object, raw: str, tool: str
+) -> None:
+    base = tmp_path_factory.mktemp("zoo")  # type: ignore[attr-defined]
+    trap = build_trap(base)
+    gate = load(workspace=trap.ws).gate(
+        approval=ApprovalService([AlwaysAllow()]),
+        audit=[MemorySink()],
+        registry=builtin_registry().snapshot(),
+    )
+    key = "path" if tool == "read_file" else "pattern"
+    call = ToolCall("c", tool, {key: _materialize(raw, base)})
+    result = gate.handle(call, ToolContext(str(trap.ws), "c"))
+    assert OUTSIDE_SECRET not in result.content
+    assert "secret.txt" not in result.content or result.is_error
     if result.is_error:
         assert result.error_code in STABLE_REFUSALS, result
