@@ -189,3 +189,60 @@ def test_an_allow_on_a_builtin_never_covers_a_command_in_an_array_subscript(
         tmp_path, [{"behavior": "allow", "match": {"commands": ["printf", "let", "test"]}}]
     )
     assert policy.check("shell", {"command": line}).behavior is not Behavior.ALLOW
+
+
+GLOBAL_OPTIONS = (
+    "BUG: a deny on 'git push' is a prefix of words, so git's global options before the "
+    "subcommand ({}) slip past it, and an allow on 'git' then allows the push unasked"
+)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(line, marks=pytest.mark.xfail(strict=True, reason=GLOBAL_OPTIONS.format(o)))
+        for o, line in [
+            ("-C DIR", "git -C . push origin main"),
+            ("--no-pager", "git --no-pager push"),
+            ("-c NAME=VALUE", "git -c core.sshCommand=ssh push"),
+            ("--git-dir=DIR", "git --git-dir=.git push"),
+        ]
+    ],
+)
+def test_a_deny_on_a_subcommand_hits_behind_global_options(tmp_path: Path, line: str) -> None:
+    policy = _policy(
+        tmp_path,
+        [
+            {"behavior": "allow", "match": {"commands": ["git"]}},
+            {"behavior": "deny", "match": {"commands": ["git push"]}},
+        ],
+    )
+    assert policy.check("shell", {"command": line}).behavior is Behavior.DENY
+
+
+def test_git_push_with_its_own_options_is_still_denied(tmp_path: Path) -> None:
+    policy = _policy(tmp_path, [{"behavior": "deny", "match": {"commands": ["git push"]}}])
+    for line in ("git push", "git push --force origin main", "/usr/bin/git push", "sudo git push"):
+        assert policy.check("shell", {"command": line}).behavior is Behavior.DENY, line
+
+
+EXPANDS_TO_COMMAND = "BUG: bash runs {} as 'rm -rf x'; the deny does not hit (the line only asks)"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            line, marks=pytest.mark.xfail(strict=True, reason=EXPANDS_TO_COMMAND.format(name))
+        )
+        for name, line in [
+            ("brace expansion", "{rm,-rf,x}"),
+            ("coproc", "coproc rm -rf x"),
+        ]
+    ],
+)
+def test_a_deny_hits_a_command_spelled_by_brace_expansion_or_coproc(
+    tmp_path: Path, line: str
+) -> None:
+    policy = _policy(tmp_path, [{"behavior": "deny", "match": {"commands": ["rm -rf"]}}])
+    assert policy.check("shell", {"command": line}).behavior is Behavior.DENY
