@@ -309,3 +309,17 @@ def test_the_warm_path_imports_no_heavy_dependency(hook: Hook) -> None:
     )
     report = json.loads(done.stderr.strip().splitlines()[-1])
     assert report == {"rc": 0, "heavy": []}
+
+
+@pytest.mark.parametrize("profile", ["P01", "P02", "P03"])
+def test_the_hook_keeps_the_boundary_under_every_profile(hook: Hook, profile: str) -> None:
+    # Claude Code runs its own Write: there is no handler of ours to refuse the escape.
+    outside = str(hook.outside / "x.txt")
+    done = hook.run(
+        json.dumps(hook.event("Write", {"file_path": outside, "content": "x"})),
+        "--profile",
+        profile,
+    )
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"

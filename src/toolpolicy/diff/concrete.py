@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from ..compile.commands import CommandPattern, split_command_line
 from ..compile.globs import GlobPattern
-from ..compile.paths import normalize_relative_path
+from ..core.errors import WorkspacePathError
+from ..tools.workspace import split_relative
 
 __all__ = ["CommandProbes", "PathProbes", "command_probes", "path_probes"]
 
@@ -93,7 +94,10 @@ def _hits(pattern: CommandPattern, line: str) -> bool:
 
 def _clean(path: str) -> bool:
     """The engine matches the normalized path: a probe must already be in that form."""
-    return normalize_relative_path(path) == path
+    try:
+        return "/".join(split_relative(path)) == path
+    except WorkspacePathError:
+        return False
 
 
 def _constructions(text: str) -> Iterator[str]:

@@ -12,12 +12,13 @@ from typing import NamedTuple
 
 from ..compile.commands import CommandLine, split_command_line
 from ..compile.index import ToolBucket
-from ..compile.paths import normalize_relative_path
 from ..compile.policy import CompiledPolicy
 from ..compile.rules import CallFacts, CompiledRule
 from ..core.decision import Decision
+from ..core.errors import WorkspacePathError
 from ..core.protocols import PathBoundary
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
+from ..tools.workspace import split_relative
 from .knobs import KnobState
 from .participants import (
     boundary_candidate,
@@ -118,12 +119,20 @@ class Evaluation(NamedTuple):
 class DecisionEngine:
     """A compiled policy bound to a workspace boundary."""
 
-    __slots__ = ("_boundary", "_enforces", "_policy", "_static")
+    __slots__ = ("_boundary", "_enforces", "_policy", "_protected", "_static")
 
-    def __init__(self, policy: CompiledPolicy, boundary: PathBoundary, *, enforces: bool) -> None:
+    def __init__(
+        self,
+        policy: CompiledPolicy,
+        boundary: PathBoundary,
+        *,
+        enforces: bool,
+        protected: frozenset[str] = frozenset(),
+    ) -> None:
         self._policy = policy
         self._boundary = boundary
         self._enforces = enforces
+        self._protected = protected
         # Evaluations that cannot depend on the arguments (no write, no escalation, no rule
         # that looks at paths or commands), by (tool, effect, knobs): a read is one lookup.
         self._static: dict[tuple[str, Effect, KnobState], Evaluation] = {}
@@ -179,7 +188,7 @@ class DecisionEngine:
         strongest = _PASSTHROUGH
         target: str | None = None
         if self._enforces:
-            found, target = boundary_candidate(request, self._boundary)
+            found, target = boundary_candidate(request, self._boundary, self._protected)
             candidates.append(Candidate(BOUNDARY, found))
             if found is not None:
                 strongest = found
@@ -242,7 +251,12 @@ class DecisionEngine:
         target: str | None = None
         raw_path = request.path
         if bucket.has_path_rules and raw_path is not None:
-            path = normalize_relative_path(raw_path)
+            # The same normalization the file tools use: a rule sees the path the handler
+            # would open, whatever separators or dots the model wrote.
+            try:
+                path = "/".join(split_relative(raw_path))
+            except WorkspacePathError:
+                path = None
             if path is not None:
                 try:
                     target = resolved or self._boundary.target_relative(raw_path)

@@ -15,7 +15,9 @@ from ..core.vocabulary import Behavior, Effect, SandboxMode
 from .request import PermissionRequest
 
 __all__ = [
+    "GIT_WRITE",
     "OUTSIDE_WORKSPACE",
+    "POLICY_FILE_WRITE",
     "READ_ONLY_WRITE",
     "UNRESOLVABLE_PATH",
     "boundary_candidate",
@@ -30,13 +32,19 @@ OUTSIDE_WORKSPACE = Decision(
 UNRESOLVABLE_PATH = Decision(
     Behavior.DENY, "Write path could not be resolved safely", "workspace-boundary"
 )
+POLICY_FILE_WRITE = Decision(
+    Behavior.DENY, "Policy files in use cannot be written", "workspace-boundary"
+)
+GIT_WRITE = Decision(Behavior.DENY, "Writing inside .git is forbidden", "workspace-boundary")
 READ_ONLY_WRITE = Decision(Behavior.DENY, "The read-only sandbox does not allow writes", "sandbox")
 
 
 def boundary_candidate(
-    request: PermissionRequest, boundary: PathBoundary
+    request: PermissionRequest, boundary: PathBoundary, protected: frozenset[str] = frozenset()
 ) -> tuple[Decision | None, str | None]:
-    """Deny a write whose path is outside the workspace or cannot be resolved safely.
+    """Deny a write whose path is outside the workspace or cannot be resolved safely, and a
+    write into ``.git`` or to a policy file in use (``protected``: workspace-relative paths),
+    which would let an agent change its own rules or plant a git hook.
 
     Also returns the workspace-relative path of the resolved target (``None`` when denied),
     so that path rules need not resolve the same path again.
@@ -48,7 +56,13 @@ def boundary_candidate(
         target = boundary.target_relative(path)
     except Exception:
         return UNRESOLVABLE_PATH, None
-    return (OUTSIDE_WORKSPACE, None) if target is None else (None, target)
+    if target is None:
+        return OUTSIDE_WORKSPACE, None
+    if target == ".git" or target.startswith(".git/"):
+        return GIT_WRITE, None
+    if target in protected:
+        return POLICY_FILE_WRITE, None
+    return None, target
 
 
 def escalation_candidate(

@@ -218,8 +218,14 @@ def assemble(
     sandbox: SandboxMode | str | None = None,
     approval: ApprovalPolicy | str | None = None,
     workspace: PathLike = ".",
+    enforce_boundary: bool = False,
 ) -> ToolPolicy:
-    """Compile validated sources and set the knobs; no YAML, pydantic or jsonschema here."""
+    """Compile validated sources and set the knobs; no YAML, pydantic or jsonschema here.
+
+    ``enforce_boundary`` installs the workspace boundary and the rules whatever the profile:
+    the hook needs it, because there the agent's own tools run the call, not our handlers
+    with their own path checks.
+    """
     base = adopt_builtin_source(sources.profile)
     table = PresetTable.from_data(sources.presets.data, sources.presets.path)
     knobs = Knobs(table)
@@ -234,16 +240,28 @@ def assemble(
     if not os.path.isdir(root):
         raise ConfigurationError(f"workspace is not a directory: {root}")
     boundary = WorkspaceBoundary(root)
-    enforces = base.capabilities.has("policy") or bool(sources.layers)
+    enforces = enforce_boundary or base.capabilities.has("policy") or bool(sources.layers)
     tools = ToolSnapshot(d for d in builtin_definitions() if d.name in base.tools)
     return ToolPolicy(
         compiled=compiled,
         presets=table,
         knob_events=knobs.log.events,
         workspace=boundary.root,
-        engine=DecisionEngine(compiled, boundary, enforces=enforces),
+        engine=DecisionEngine(
+            compiled, boundary, enforces=enforces, protected=_protected(boundary, sources.layers)
+        ),
         tools=tools,
     )
+
+
+def _protected(boundary: WorkspaceBoundary, layers: Sequence[SourceDocument]) -> frozenset[str]:
+    """The workspace-relative real paths of the policy files in use inside the workspace."""
+    found = set()
+    for document in layers:
+        real = os.path.realpath(document.path)
+        if real.startswith(boundary.root + os.sep):
+            found.add("/".join(boundary.relative_parts(real)))
+    return frozenset(found)
 
 
 def _select_profile(profile: str | CompiledProfile) -> tuple[CompiledProfile, list[SourceDocument]]:

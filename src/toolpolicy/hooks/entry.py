@@ -138,6 +138,7 @@ def _decide(args: argparse.Namespace, raw: bytes) -> Decision:
         sandbox=args.sandbox,
         approval=args.approval,
         workspace=event.cwd,
+        enforce_boundary=True,
     )
     prepared = prepare_event(event, policy.tools)
     knobs = policy.knobs

@@ -28,7 +28,7 @@ _SHOWN_CHARS = 200
 _SAFE_COMPONENT_CHARS = MAX_COMPONENT_BYTES // 4
 
 _DRIVE = re.compile(r"[A-Za-z]:")
-_ILLEGAL = re.compile(r'[<>:"|?*\x00-\x1f\x7f]')
+_ILLEGAL = re.compile(r'[<>:"|?*\x00-\x1f\x7f-\x9f]')
 _RESERVED = frozenset(
     {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
     | {
@@ -63,19 +63,20 @@ def split_relative(path: str) -> tuple[str, ...]:
     """
     if not path.strip():
         raise WorkspacePathError("invalid_path", "Path is empty")
-    shown = _show(path)
     if path.startswith(("\\\\", "//")):
-        raise WorkspacePathError("path_escape", f"UNC paths are not allowed: {shown}")
+        raise WorkspacePathError("path_escape", f"UNC paths are not allowed: {_show(path)}")
     if path.startswith(("/", "\\")):
-        raise WorkspacePathError("path_escape", f"Absolute paths are not allowed: {shown}")
+        raise WorkspacePathError("path_escape", f"Absolute paths are not allowed: {_show(path)}")
     if _DRIVE.match(path):
-        raise WorkspacePathError("path_escape", f"Drive paths are not allowed: {shown}")
+        raise WorkspacePathError("path_escape", f"Drive paths are not allowed: {_show(path)}")
     if _ILLEGAL.search(path):
-        raise WorkspacePathError("invalid_path", f"Illegal character in path: {shown}")
+        raise WorkspacePathError("invalid_path", f"Illegal character in path: {_show(path)}")
     try:
         size = len(path.encode("utf-8"))
     except UnicodeEncodeError:
-        raise WorkspacePathError("invalid_path", f"Illegal character in path: {shown}") from None
+        raise WorkspacePathError(
+            "invalid_path", f"Illegal character in path: {_show(path)}"
+        ) from None
     if size > MAX_PATH_BYTES:
         raise WorkspacePathError("invalid_path", "Path is too long")
     parts: list[str] = []
@@ -84,14 +85,16 @@ def split_relative(path: str) -> tuple[str, ...]:
             continue
         if component == "..":
             if not parts:
-                raise WorkspacePathError("path_escape", f"Path escapes the workspace: {shown}")
+                raise WorkspacePathError(
+                    "path_escape", f"Path escapes the workspace: {_show(path)}"
+                )
             parts.pop()
             continue
         # A UTF-8 character is at most 4 bytes: short components need no encoding.
         if len(component) > _SAFE_COMPONENT_CHARS and len(component.encode()) > MAX_COMPONENT_BYTES:
-            raise WorkspacePathError("invalid_path", f"Path component is too long: {shown}")
+            raise WorkspacePathError("invalid_path", f"Path component is too long: {_show(path)}")
         if _is_reserved(component):
-            raise WorkspacePathError("invalid_path", f"Reserved device name: {shown}")
+            raise WorkspacePathError("invalid_path", f"Reserved device name: {_show(path)}")
         parts.append(component)
     return tuple(parts)
 
