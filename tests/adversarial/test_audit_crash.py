@@ -79,7 +79,7 @@ def test_two_processes_appending_to_one_audit_never_interleave_within_a_line(
     tmp_path: Path,
 ) -> None:
     audit, go = tmp_path / "audit.jsonl", tmp_path / "go"
-    count = 150
+    count = 300
     children = [
         subprocess.Popen(
             [sys.executable, str(CHILD), "append", str(audit), tag, str(count), str(go)],
