@@ -22,9 +22,12 @@ from ..core.protocols import AuditRecord
 __all__ = ["JsonlAuditSink", "TerminalAuditSink", "arguments_sha256", "canonical_json", "utc_now"]
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: Mapping[str, object]) -> str:
     """Sorted keys, no spaces, UTF-8 kept: the form hashed into audit records."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 def arguments_sha256(arguments: Mapping[str, object]) -> str:

@@ -113,7 +113,8 @@ class Evaluation(NamedTuple):
     def effective(self) -> Decision:
         """The final decision before any human answers, with its sandbox mode."""
         final = self.final
-        return Decision(final.behavior, final.reason, final.source, self.sandbox)
+        # ``final`` was validated when it was made; only the mode changes.
+        return Decision._make((final.behavior, final.reason, final.source, self.sandbox))
 
 
 class DecisionEngine:

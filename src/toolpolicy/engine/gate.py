@@ -144,17 +144,15 @@ class Gate:
             session_id=self._session_id,
             call_id=request.call_id,
             tool=request.tool,
-            effect=request.effect.value,
+            effect=request.effect,  # StrEnum members are their strings
             behavior=decision.behavior.label,
             source=decision.source,
             reason=decision.reason,
             matched_rules=evaluation.matched_rules,
             preset=evaluation.knobs.preset,
-            sandbox=(decision.sandbox or evaluation.knobs.sandbox).value,
-            approval=evaluation.knobs.approval.value,
-            approval_outcome=None
-            if final.approval_outcome is None
-            else final.approval_outcome.value,
+            sandbox=decision.sandbox or evaluation.knobs.sandbox,
+            approval=evaluation.knobs.approval,
+            approval_outcome=final.approval_outcome,
             arguments_sha256=arguments_sha256(arguments),
             arguments=arguments if self._include_arguments else None,
         )

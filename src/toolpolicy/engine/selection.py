@@ -50,6 +50,7 @@ class ToolPolicy(NamedTuple):
     compiled: CompiledPolicy
     presets: PresetTable
     knob_events: tuple[SessionEvent, ...]
+    knobs: KnobState
     workspace: str
     engine: DecisionEngine
     tools: ToolSnapshot
@@ -59,10 +60,22 @@ class ToolPolicy(NamedTuple):
         """The profile everything is layered on."""
         return self.compiled.profile
 
-    @property
-    def knobs(self) -> KnobState:
-        """The knob state this selection starts from."""
-        return Knobs(self.presets, SessionLog(self.knob_events)).state
+    def with_knobs(
+        self,
+        preset: str | None = None,
+        sandbox: SandboxMode | str | None = None,
+        approval: ApprovalPolicy | str | None = None,
+    ) -> ToolPolicy:
+        """This selection with a preset applied, then the knobs set; invalid values raise
+        ``ConfigurationError`` (``custom`` can never be selected)."""
+        knobs = Knobs(self.presets, SessionLog(self.knob_events))
+        if preset is not None:
+            knobs.apply_preset(preset)
+        if sandbox is not None:
+            knobs.set_sandbox(sandbox)
+        if approval is not None:
+            knobs.set_approval(approval)
+        return self._replace(knob_events=knobs.log.events, knobs=knobs.state)
 
     def request(
         self, tool: str, arguments: Mapping[str, object] | str | None = None, call_id: str = "check"
@@ -229,12 +242,6 @@ def assemble(
     base = adopt_builtin_source(sources.profile)
     table = PresetTable.from_data(sources.presets.data, sources.presets.path)
     knobs = Knobs(table)
-    if preset is not None:
-        knobs.apply_preset(preset)
-    if sandbox is not None:
-        knobs.set_sandbox(sandbox)
-    if approval is not None:
-        knobs.set_approval(approval)
     compiled = compile_policy(base, [sources.profile, *sources.layers])
     root = os.fspath(workspace)
     if not os.path.isdir(root):
@@ -246,12 +253,13 @@ def assemble(
         compiled=compiled,
         presets=table,
         knob_events=knobs.log.events,
+        knobs=knobs.state,
         workspace=boundary.root,
         engine=DecisionEngine(
             compiled, boundary, enforces=enforces, protected=_protected(boundary, sources.layers)
         ),
         tools=tools,
-    )
+    ).with_knobs(preset, sandbox, approval)
 
 
 def _protected(boundary: WorkspaceBoundary, layers: Sequence[SourceDocument]) -> frozenset[str]:

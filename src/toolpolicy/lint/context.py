@@ -15,7 +15,7 @@ from ..engine.builtin import builtin_profile
 from ..engine.selection import ToolPolicy
 from ..language import LoadedDocument, PolicyDoc, ProfileDoc, check_bytes
 from ..tools.definitions import BUILTIN_TOOL_NAMES
-from .compiled import is_builtin_profile, policy_of, with_preset
+from .compiled import is_builtin_profile, policy_of
 
 if TYPE_CHECKING:
     from .rules import RuleSite
@@ -54,7 +54,7 @@ class LintFile:
         found = self._presets.get(preset)
         if found is None:
             try:
-                found = with_preset(self.policy, preset)
+                found = self.policy.with_knobs(preset=preset)
             except ConfigurationError as exc:
                 found = str(exc)
             self._presets[preset] = found
