@@ -1,15 +1,48 @@
-"""The click application: one group, one module per command."""
+"""The click application: one group, one module per command, imported when it runs.
+
+Each command module is loaded only when that command runs (or ``--help`` lists them), so
+``toolpolicy check`` does not pay for the agent loop's HTTP client or the linter.
+"""
 
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from .. import __version__
 
-__all__ = ["app", "run_app"]
+__all__ = ["COMMANDS", "app", "run_app"]
+
+COMMANDS = {
+    "check": "decide:check_cmd",
+    "diff": "diff_cmd:diff_cmd",
+    "explain": "decide:explain_cmd",
+    "hook": "hook_cmd:hook_cmd",
+    "lint": "lint_cmd:lint_cmd",
+    "presets": "catalog:presets_cmd",
+    "profiles": "catalog:profiles_cmd",
+    "run": "run:run_cmd",
+    "schema": "catalog:schema_cmd",
+}
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, name = target.split(":")
+        command = getattr(importlib.import_module(f"{__package__}.{module}"), name)
+        assert isinstance(command, click.Command)
+        return command
 
 
 @click.group(
+    cls=_LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(__version__, "--version", prog_name="toolpolicy")
@@ -35,31 +68,3 @@ def run_app(args: list[str]) -> int:
     except BrokenPipeError:
         return 1
     return code if isinstance(code, int) else 0
-
-
-from .decide import check_cmd, explain_cmd  # noqa: E402
-
-app.add_command(check_cmd)
-app.add_command(explain_cmd)
-
-from .catalog import presets_cmd, profiles_cmd, schema_cmd  # noqa: E402
-
-app.add_command(profiles_cmd)
-app.add_command(presets_cmd)
-app.add_command(schema_cmd)
-
-from .run import run_cmd  # noqa: E402
-
-app.add_command(run_cmd)
-
-from .diff_cmd import diff_cmd  # noqa: E402
-
-app.add_command(diff_cmd)
-
-from .hook_cmd import hook_cmd  # noqa: E402
-
-app.add_command(hook_cmd)
-
-from .lint_cmd import lint_cmd  # noqa: E402
-
-app.add_command(lint_cmd)

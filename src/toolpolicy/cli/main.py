@@ -14,6 +14,11 @@ __all__ = ["main"]
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--version"]:
+        from .. import __version__
+
+        print(f"toolpolicy, version {__version__}")
+        return 0
     if args[:1] == ["hook"]:
         from ..hooks.entry import run_hook
 

@@ -31,16 +31,16 @@ class Selection:
     workspace: str
 
     def load(self) -> ToolPolicy:
-        """The compiled ``ToolPolicy`` (imported lazily: the engine pulls in the loaders)."""
-        from ..engine.selection import load
+        """The compiled ``ToolPolicy``; validated documents come from the compiled-policy
+        cache when no source file changed, so the loaders run only on a cold cache."""
+        from ..engine.cache import load_sources
+        from ..engine.selection import assemble
 
-        return load(
-            profile=self.profile,
+        return assemble(
+            load_sources(self.profile, self.policies, self.presets),
             preset=self.preset,
             sandbox=self.sandbox,
             approval=self.approval,
-            policies=self.policies,
-            presets=self.presets,
             workspace=self.workspace,
         )
 

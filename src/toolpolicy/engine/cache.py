@@ -12,14 +12,15 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .selection import PolicySources
+from .builtin import BUILTIN_PROFILE_NAMES
+from .selection import PolicySources, gather_sources
 
-__all__ = ["cache_dir", "cached_sources"]
+__all__ = ["cache_dir", "cached_sources", "load_sources"]
 
 _FORMAT = 1
 
@@ -100,3 +101,17 @@ def _write(entry: Path, key: Mapping[str, Any], sources: PolicySources) -> None:
             raise
     except OSError:
         pass  # a cache that cannot be written only costs speed
+
+
+def load_sources(
+    profile: str = "P03",
+    policies: Sequence[str | os.PathLike[str]] = (),
+    presets: str | os.PathLike[str] | None = None,
+) -> PolicySources:
+    """``gather_sources`` behind the cache: what the CLI and the hook load policies with."""
+    builtin = profile.upper() in BUILTIN_PROFILE_NAMES or not os.path.exists(profile)
+    name = profile if builtin else os.path.abspath(profile)
+    paths = [os.path.abspath(p) for p in policies]
+    table = os.path.abspath(presets) if presets is not None else None
+    key = {"profile": name, "policies": paths, "presets": table}
+    return cached_sources(key, lambda: gather_sources(name, paths, table))

@@ -118,20 +118,12 @@ def run_hook(
 
 def _decide(args: argparse.Namespace, raw: bytes) -> Decision:
     from ..engine.audit import JsonlAuditSink, arguments_sha256, utc_now
-    from ..engine.cache import cached_sources
+    from ..engine.cache import load_sources
     from ..engine.request import PermissionRequest
-    from ..engine.selection import assemble, gather_sources
+    from ..engine.selection import assemble
 
     event = parse_event(raw)
-    policies = [os.path.abspath(p) for p in args.policies]
-    profile = (
-        args.profile
-        if args.profile.upper() in ("P01", "P02", "P03")
-        else os.path.abspath(args.profile)
-    )
-    presets = os.path.abspath(args.presets) if args.presets else None
-    key = {"profile": profile, "policies": policies, "presets": presets}
-    sources = cached_sources(key, lambda: gather_sources(profile, policies, presets))
+    sources = load_sources(args.profile, args.policies, args.presets)
     policy = assemble(
         sources,
         preset=args.preset,
