@@ -238,20 +238,7 @@ def _allow_everything(directory: Path) -> str:
     return str(path)
 
 
-HOOK_WITHOUT_BOUNDARY = (
-    "BUG: the hook under P02 answers allow for a Write outside cwd; P02 leaves the escape to "
-    "the write handler (path_escape), but under the hook Claude Code runs its own Write tool"
-)
-
-
-@pytest.mark.parametrize(
-    "profile",
-    [
-        "P01",  # P01 has no write tools: unknown_tool, deny
-        pytest.param("P02", marks=pytest.mark.xfail(strict=True, reason=HOOK_WITHOUT_BOUNDARY)),
-        "P03",
-    ],
-)
+@pytest.mark.parametrize("profile", ["P01", "P02", "P03"])  # P01 has no write tools
 def test_the_hook_never_allows_a_write_outside_cwd_under_any_profile(
     hook_dirs: tuple[Path, Path], profile: str
 ) -> None:

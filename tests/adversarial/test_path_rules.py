@@ -1,8 +1,8 @@
 """A deny rule on a path covers every spelling of that path the write handler accepts.
 
-The decision matches rules on ``normalize_relative_path``; the handlers resolve with
-``WorkspaceBoundary`` (``split_relative``). Where the two read a path differently, a write
-reaches a file that a rule was written to protect.
+Rules and handlers must read a path the same way; where they did not (backslashes and C1
+controls, found by this suite and fixed in 09bfd53), a write reached a file that a rule was
+written to protect.
 """
 
 from __future__ import annotations
@@ -29,14 +29,6 @@ RULES: list[dict[str, object]] = [
     {"behavior": "deny", "match": {"paths": ["secret/**"]}},
     {"behavior": "allow", "match": {"tools": ["write_file", "edit_file"]}},
 ]
-BUG_SEPARATOR = (
-    "BUG: normalize_relative_path returns None for a backslash, so no path rule matches, "
-    "but split_relative (the handler) treats it as a separator"
-)
-BUG_C1 = (
-    "BUG: normalize_relative_path returns None for C1 controls (U+0080-U+009F), so no path "
-    "rule matches, but split_relative's _ILLEGAL only refuses U+0000-U+001F and U+007F"
-)
 
 
 def _write(base: Path, path: str) -> tuple[Path, dict[str, tuple[str, bytes | str]]]:
@@ -76,11 +68,9 @@ def test_a_deny_rule_on_a_folder_refuses_the_plain_spellings(tmp_path: Path, pat
 @pytest.mark.parametrize(
     "path",
     [
-        pytest.param("secret\\new.txt", marks=pytest.mark.xfail(strict=True, reason=BUG_SEPARATOR)),
-        pytest.param(
-            "alias_secret\\new.txt", marks=pytest.mark.xfail(strict=True, reason=BUG_SEPARATOR)
-        ),
-        pytest.param("secret/\x85new.txt", marks=pytest.mark.xfail(strict=True, reason=BUG_C1)),
+        "secret\\new.txt",
+        "alias_secret\\new.txt",
+        "secret/\x85new.txt",
     ],
 )
 def test_a_deny_rule_on_a_folder_refuses_backslash_and_c1_spellings(
@@ -103,7 +93,6 @@ def secret_paths(draw: st.DrawFn) -> str:
     return path
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_SEPARATOR)
 @settings(
     max_examples=EXAMPLES,
     deadline=None,
@@ -118,7 +107,6 @@ def test_no_spelling_of_a_path_writes_into_a_denied_folder(
     assert snapshot_tree(secret) == before
 
 
-@pytest.mark.xfail(strict=True, reason=f"{BUG_SEPARATOR}; {BUG_C1}")
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

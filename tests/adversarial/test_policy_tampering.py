@@ -1,8 +1,9 @@
 """The model rewriting the policy that governs it.
 
-The shell sandbox binds the policy files in use read-only; the file tools should refuse them
-too, or a write allowed by the profile (P02: writes need no approval) rewrites the rules for
-every later load, including the hook's, which reads the policy again for each event.
+The shell sandbox binds the policy files in use read-only and the file tools are refused
+them too; otherwise a write allowed by the profile (P02: writes need no approval) would
+rewrite the rules for every later load, including the hook's, which reads the policy again
+for each event. (Found by this suite; fixed in 09bfd53.)
 """
 
 from __future__ import annotations
@@ -18,14 +19,9 @@ from toolpolicy.tools.registry import ToolCall, ToolContext
 
 from .conftest import MemorySink, policy_file
 
-TAMPERING = (
-    "BUG: write_file/edit_file ignore ToolContext.read_only_paths (the gate's protected "
-    "policy files): under a P02-based policy the model rewrites its own policy unasked"
-)
 RULES: list[dict[str, object]] = [{"behavior": "deny", "match": {"commands": ["git push"]}}]
 
 
-@pytest.mark.xfail(strict=True, reason=TAMPERING)
 @pytest.mark.parametrize(
     ("tool", "arguments"),
     [
@@ -44,5 +40,6 @@ def test_the_file_tools_never_rewrite_a_policy_file_in_use(
         approval=ApprovalService([]), audit=[MemorySink()], registry=builtin_registry().snapshot()
     )
     call = ToolCall("c", tool, {"path": path.name, **arguments})
-    gate.handle(call, ToolContext(str(ws), "c"))
+    result = gate.handle(call, ToolContext(str(ws), "c"))
+    assert result.error_code == "permission_denied", result
     assert path.read_bytes() == before
