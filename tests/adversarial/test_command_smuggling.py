@@ -73,8 +73,9 @@ def _hide(inner: str, simple: bool, how: int, harmless: str) -> tuple[str, bool]
         (f"bash -c {quoted}", True),
         (f"sh -c {quoted}", True),
         (f"eval {quoted}", True),
-        (f"VAR=x {simple_inner}", True),
-        (f"X=$( {inner}) {harmless}", True),
+        # Not simple for a wrapper: "timeout 5 VAR=x X" runs a program called "VAR=x".
+        (f"VAR=x {simple_inner}", False),
+        (f"X=$( {inner}) {harmless}", False),
         (f"( {inner} )", False),
         (f"{{ {inner}; }}", False),
         (f"if {harmless}; then {inner}; fi", False),
