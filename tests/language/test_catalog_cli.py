@@ -139,6 +139,11 @@ def test_every_command_explains_itself(command: str) -> None:
 
 
 def test_the_commands_are_registered_on_the_real_app() -> None:
+    import click
+
     from toolpolicy.cli.app import app
 
-    assert {"profiles", "presets", "schema"} <= set(app.commands)
+    context = click.Context(app)
+    assert {"profiles", "presets", "schema"} <= set(app.list_commands(context))
+    for name in ("profiles", "presets", "schema"):
+        assert app.get_command(context, name) is not None
