@@ -49,7 +49,7 @@ INDEX = RuleIndex.build(RULES, ["read_file", "shell", "write_file"])
 
 def _names(tool: str, effect: Effect, **facts: object) -> list[str]:
     call = CallFacts(tool=tool, effect=effect, **facts)  # type: ignore[arg-type]
-    return [r.name for r in INDEX.bucket(tool).candidates(call)]
+    return [r.name for r in INDEX.rules_for(tool).candidates(call)]
 
 
 def test_a_path_call_sees_plain_rules_its_segment_and_unkeyed_patterns() -> None:
@@ -102,5 +102,5 @@ def test_every_rule_that_matches_is_among_the_candidates() -> None:
     ]
     for call in facts:
         matching = {r.name for r in RULES if r.matches(call)}
-        candidates = {r.name for r in INDEX.bucket(call.tool).candidates(call)}
+        candidates = {r.name for r in INDEX.rules_for(call.tool).candidates(call)}
         assert matching <= candidates, call

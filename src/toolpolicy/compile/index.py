@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from .rules import CallFacts, CompiledRule
 
-__all__ = ["RuleIndex", "ToolBucket"]
+__all__ = ["RuleIndex", "RuleView", "ToolBucket"]
 
 _GLOB_CHARS = frozenset("*?[\\")
 
@@ -123,36 +123,92 @@ def _segment_key(pattern: str) -> str | None:
     return first
 
 
-class RuleIndex(NamedTuple):
-    """Rules bucketed by tool name."""
+class RuleView(NamedTuple):
+    """The rules a call of one tool can match: the tool's own and those for every tool."""
 
-    exact: Mapping[str, ToolBucket]
-    fallback: tuple[CompiledRule, ...]
+    own: ToolBucket
+    shared: ToolBucket
+
+    @property
+    def has_path_rules(self) -> bool:
+        """True when some rule looks at paths."""
+        return self.own.has_path_rules or self.shared.has_path_rules
+
+    @property
+    def has_command_rules(self) -> bool:
+        """True when some rule looks at commands."""
+        return self.own.has_command_rules or self.shared.has_command_rules
+
+    @property
+    def empty(self) -> bool:
+        """True when no rule can match a call of this tool."""
+        return self.own.empty and self.shared.empty
+
+    def candidates(self, facts: CallFacts) -> tuple[CompiledRule, ...]:
+        """The rules that can match ``facts``, in declaration order."""
+        own = self.own.candidates(facts)
+        shared = self.shared.candidates(facts)
+        if not shared or not own:
+            return own or shared
+        merged = {r.order: r for r in (*own, *shared)}
+        return tuple(merged[k] for k in sorted(merged))
+
+
+class RuleIndex(NamedTuple):
+    """Rules bucketed by tool name.
+
+    Rules without ``tools`` form one shared bucket instead of being copied into every tool's;
+    rules with a wildcard name (``mcp__github__*``) are found through the literal prefix
+    before their first ``*``, so building the index stays linear in the number of rules.
+    """
+
+    views: Mapping[str, RuleView]
+    shared: ToolBucket
+    wildcards: Mapping[str, tuple[CompiledRule, ...]]
 
     @classmethod
     def build(cls, rules: tuple[CompiledRule, ...], tool_names: Iterable[str]) -> RuleIndex:
         """Index ``rules`` for ``tool_names`` and every name the rules spell out."""
-        names = dict.fromkeys(tool_names)
+        exact: dict[str, list[CompiledRule]] = {name: [] for name in tool_names}
+        wildcards: dict[str, list[CompiledRule]] = {}
         for rule in rules:
             for pattern in rule.tools or ():
                 if pattern.is_exact:
-                    names.setdefault(pattern.text)
-        fallback = tuple(
-            r for r in rules if r.tools is None or any(not p.is_exact for p in r.tools)
-        )
-        exact = {
-            name: ToolBucket.build(
-                r for r in rules if r.tools is None or any(p.matches(name) for p in r.tools)
-            )
-            for name in names
+                    exact.setdefault(pattern.text, []).append(rule)
+                else:
+                    prefix = pattern.text.split("*", 1)[0]
+                    wildcards.setdefault(prefix, []).append(rule)
+        shared = ToolBucket.build(r for r in rules if r.tools is None)
+        frozen = MappingProxyType({k: tuple(v) for k, v in wildcards.items()})
+        views = {
+            name: RuleView(ToolBucket.build(_unique(own, _wildcard_rules(frozen, name))), shared)
+            for name, own in exact.items()
         }
-        return cls(exact=MappingProxyType(exact), fallback=fallback)
+        return cls(views=MappingProxyType(views), shared=shared, wildcards=frozen)
 
-    def bucket(self, tool: str) -> ToolBucket:
-        """The bucket of ``tool``; names never seen at compile time are bucketed now."""
-        found = self.exact.get(tool)
+    def rules_for(self, tool: str) -> RuleView:
+        """The rules of ``tool``; a name never seen at compile time is looked up now."""
+        found = self.views.get(tool)
         if found is not None:
             return found
-        return ToolBucket.build(
-            r for r in self.fallback if r.tools is None or any(p.matches(tool) for p in r.tools)
-        )
+        return RuleView(ToolBucket.build(_wildcard_rules(self.wildcards, tool)), self.shared)
+
+
+def _wildcard_rules(
+    wildcards: Mapping[str, tuple[CompiledRule, ...]], name: str
+) -> list[CompiledRule]:
+    """The wildcard-named rules that match ``name``."""
+    if not wildcards:
+        return []
+    found: list[CompiledRule] = []
+    for end in range(len(name) + 1):
+        for rule in wildcards.get(name[:end], ()):
+            if any(p.matches(name) for p in rule.tools or ()):
+                found.append(rule)
+    return found
+
+
+def _unique(*groups: Iterable[CompiledRule]) -> list[CompiledRule]:
+    """The rules of ``groups`` once each, in declaration order."""
+    merged = {r.order: r for group in groups for r in group}
+    return [merged[k] for k in sorted(merged)]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..compile.commands import CommandLine, split_command_line
-from ..compile.index import ToolBucket
+from ..compile.index import RuleView
 from ..compile.policy import CompiledPolicy
 from ..compile.rules import CallFacts, CompiledRule
 from ..core.decision import Decision
@@ -168,7 +168,7 @@ class DecisionEngine:
             if cached is not None:
                 return cached
             found = self._evaluate(request, knobs, recommendations)
-            bucket = self._policy.rule_index.bucket(definition.name)
+            bucket = self._policy.rule_index.rules_for(definition.name)
             if not self._enforces or not (bucket.has_path_rules or bucket.has_command_rules):
                 if len(self._static) >= _STATIC_LIMIT:
                     self._static.clear()
@@ -206,7 +206,7 @@ class DecisionEngine:
             if asked.behavior > strongest.behavior:
                 strongest = asked
         if self._enforces:
-            bucket = self._policy.rule_index.bucket(definition.name)
+            bucket = self._policy.rule_index.rules_for(definition.name)
             hits = self._rule_hits(request, bucket, target)
             if not hits:
                 candidates.append(Candidate(RULES, None))
@@ -234,7 +234,7 @@ class DecisionEngine:
         )
 
     def _rule_hits(
-        self, request: PermissionRequest, bucket: ToolBucket, resolved: str | None
+        self, request: PermissionRequest, bucket: RuleView, resolved: str | None
     ) -> list[tuple[CompiledRule, Decision]]:
         if bucket.empty:
             return []
@@ -242,7 +242,7 @@ class DecisionEngine:
         return rule_candidates(bucket.candidates(facts), facts)
 
     def _facts(
-        self, request: PermissionRequest, bucket: ToolBucket, resolved: str | None
+        self, request: PermissionRequest, bucket: RuleView, resolved: str | None
     ) -> CallFacts:
         """Only what the bucket's rules can look at: paths and commands cost, names do not.
 
