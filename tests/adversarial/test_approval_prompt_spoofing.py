@@ -16,11 +16,6 @@ from toolpolicy.core.protocols import ApprovalRequest
 from toolpolicy.core.vocabulary import ApprovalOutcome
 from toolpolicy.engine.terminal_approval import TerminalApproval
 
-SPOOFING = (
-    "BUG: TerminalApproval writes arguments_json verbatim; {} reaches the terminal raw and "
-    "can make the shown call differ from the real one"
-)
-
 
 class _Tty(io.StringIO):
     def isatty(self) -> bool:
@@ -52,15 +47,9 @@ def test_escape_sequences_never_reach_the_terminal_raw() -> None:
 @pytest.mark.parametrize(
     "character",
     [
-        pytest.param(
-            "\u202e", marks=pytest.mark.xfail(strict=True, reason=SPOOFING.format("U+202E"))
-        ),
-        pytest.param(
-            "\u2066", marks=pytest.mark.xfail(strict=True, reason=SPOOFING.format("U+2066"))
-        ),
-        pytest.param(
-            "\x9b", marks=pytest.mark.xfail(strict=True, reason=SPOOFING.format("U+009B (CSI)"))
-        ),
+        "\u202e",
+        "\u2066",
+        "\x9b",
     ],
 )
 def test_bidi_and_c1_controls_never_reach_the_terminal_raw(character: str) -> None:

@@ -88,18 +88,9 @@ def test_a_folder_swapped_for_a_symlink_mid_call_never_lets_a_write_out(
     finally:
         stop.set()
         flipper.join(timeout=30)
-    # tool_execution_error is the readlink race below (safe, but not a stable code).
-    assert codes - {None} <= STABLE | {"tool_execution_error"}, codes
+    assert codes - {None} <= STABLE, codes
 
 
-READLINK_RACE = (
-    "BUG: WorkspaceBoundary._follow lstat()s a symlink, then os.readlink() raises "
-    "FileNotFoundError when the link is removed in between; it escapes the handler as "
-    "tool_execution_error instead of a stable path code"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=READLINK_RACE)
 def test_a_symlink_removed_between_lstat_and_readlink_gives_a_stable_code(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,6 +7,7 @@ an empty line or anything else → ``rejected``; end of input or Ctrl-C → ``ca
 from __future__ import annotations
 
 import sys
+import unicodedata
 from typing import TextIO
 
 from ..core.protocols import ApprovalRequest
@@ -39,9 +40,9 @@ class TerminalApproval:
             return ApprovalOutcome.UNAVAILABLE
         try:
             self._output.write(
-                f"Tool call requires approval: {request.tool}\n"
-                f"Reason: {request.reason}\n"
-                f"Arguments: {request.arguments_json}\n"
+                f"Tool call requires approval: {_visible(request.tool)}\n"
+                f"Reason: {_visible(request.reason)}\n"
+                f"Arguments: {_visible(request.arguments_json)}\n"
                 "Allow this call? [y/N] "
             )
             self._output.flush()
@@ -54,3 +55,13 @@ class TerminalApproval:
             return ApprovalOutcome.CANCELLED
         answer = line.strip().lower()
         return ApprovalOutcome.ALLOWED_ONCE if answer in ("y", "yes") else ApprovalOutcome.REJECTED
+
+
+_HIDDEN = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
+
+
+def _visible(text: str) -> str:
+    """``text`` with control, format (bidi overrides, zero-width) and separator characters
+    shown as ``\\uXXXX``: what the human approves must be what runs, not what a terminal
+    makes of it."""
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in _HIDDEN else c for c in text)

@@ -177,7 +177,11 @@ def replace_at(parent: ParentDir, data: bytes) -> bool:
         mode = stat.S_IMODE(info.st_mode)
         created = False
     temp = f".toolpolicy-{secrets.token_hex(8)}.tmp"
-    fd = os.open(temp, _TEMP_FLAGS, mode, dir_fd=parent.fd)
+    try:
+        fd = os.open(temp, _TEMP_FLAGS, mode, dir_fd=parent.fd)
+    except OSError as exc:
+        # The folder was removed after it was opened: a stable code, nothing written.
+        raise _translate(exc, parent.relative, parent=True) from None
     try:
         try:
             view = memoryview(data)

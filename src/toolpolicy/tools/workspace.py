@@ -180,7 +180,13 @@ class WorkspaceBoundary:
             hops += 1
             if hops > _MAX_SYMLINK_HOPS:
                 raise WorkspacePathError("invalid_path", f"Symlink loop: {_show(shown)}")
-            target = os.readlink(candidate)
+            try:
+                target = os.readlink(candidate)
+            except OSError:
+                # The link changed between lstat and readlink: refuse, never guess.
+                raise WorkspacePathError(
+                    "invalid_path", f"Path changed while it was resolved: {_show(shown)}"
+                ) from None
             if os.path.isabs(target):
                 current = os.path.abspath(os.sep)
             for piece in reversed(target.split(os.sep)):
