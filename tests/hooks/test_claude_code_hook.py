@@ -323,3 +323,10 @@ def test_the_hook_keeps_the_boundary_under_every_profile(hook: Hook, profile: st
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)["hookSpecificOutput"]
     assert answer["permissionDecision"] == "deny"
+
+
+def test_a_home_relative_path_is_decided_as_the_home_folder(hook: Hook) -> None:
+    assert hook.decide("Write", {"file_path": "~/.bashrc", "content": "x"}) == (
+        "deny",
+        DENY_OUTSIDE,
+    )

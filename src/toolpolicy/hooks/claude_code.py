@@ -76,16 +76,24 @@ def parse_event(raw: bytes) -> HookEvent:
 
 
 def relative_to_workspace(path: str, cwd: str) -> str:
-    """``path`` relative to ``cwd`` when it is inside it; otherwise unchanged."""
+    """``path`` relative to ``cwd`` when it is inside it; otherwise unchanged (absolute).
+
+    The agent's own tool, not ours, opens the path, so it is read the way the kernel reads
+    it: ``~`` is the home folder, and a ``..`` after a symlinked folder climbs from the
+    link's target — the path is resolved before it is compared, never normalized as text.
+    """
+    if path.startswith("~"):
+        path = os.path.expanduser(path)
     if not os.path.isabs(path):
-        return path
-    target = os.path.normpath(path)
+        path = os.path.join(cwd, path)
+    parts = path.split(os.sep)
+    target = os.path.realpath(path) if ".." in parts else os.path.normpath(path)
     for root in dict.fromkeys((os.path.normpath(cwd), os.path.realpath(cwd))):
         if target == root:
             return "."
         if target.startswith(root.rstrip(os.sep) + os.sep):
             return os.path.relpath(target, root)
-    return path
+    return target
 
 
 def _text(tool_input: Mapping[str, Any], key: str) -> str:
