@@ -104,3 +104,12 @@ def test_every_rule_that_matches_is_among_the_candidates() -> None:
         matching = {r.name for r in RULES if r.matches(call)}
         candidates = {r.name for r in INDEX.rules_for(call.tool).candidates(call)}
         assert matching <= candidates, call
+
+
+def test_a_deny_prefix_reads_through_options_but_an_allow_stays_a_prefix() -> None:
+    deny = _rule(90, commands=["git push"])
+    allow = _rule(91, commands=["git push"], behavior="allow")
+    line = split_command_line("git -C . --no-pager push origin")
+    call = CallFacts("shell", Effect.EXECUTE, command=line)
+    assert deny.matches(call)
+    assert not allow.matches(call)

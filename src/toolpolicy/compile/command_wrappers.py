@@ -16,7 +16,7 @@ from .shell_syntax import Word
 
 __all__ = ["SHELLS", "Unwrapped", "unwrap"]
 
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"})
 
 _NUMERIC_OPTION = re.compile(r"--?[0-9]+")
 
@@ -102,6 +102,19 @@ _WRAPPERS: dict[str, _Syntax] = {
         ),
     ),
     "stdbuf": _Syntax(valued="ioe", long_valued=frozenset({"--input", "--output", "--error"})),
+    "setsid": _Syntax(flags="cfw", long_flags=frozenset({"--ctty", "--fork", "--wait"})),
+    "watch": _Syntax(
+        flags="bcdegtpx",
+        valued="nq",
+        long_flags=frozenset(
+            {
+                "--beep", "--color", "--differences", "--errexit", "--chgexit", "--no-title",
+                "--precise", "--exec", "--no-wrap",
+            }
+        ),
+        long_valued=frozenset({"--interval", "--equexit"}),
+    ),
+    "busybox": _Syntax(),
 }  # fmt: skip
 
 _SPLIT_STRING_OPTIONS = ("-S", "--split-string")

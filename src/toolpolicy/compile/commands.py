@@ -52,6 +52,9 @@ _FORBIDDEN_IN_PATTERN = frozenset("'\"\\`;&|<>()")
 _BEST_EFFORT_SEPARATORS = re.compile(r"[;&|(){}<>`\n\r\x00]+")
 _QUOTING = re.compile(r"['\"\\]")
 _SOURCE = frozenset({"source", "."})
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
+# Programs with an argument that is shell code: ``trap 'CODE' SIGNAL`` and ``su -c 'CODE'``.
+_CODE_ARGUMENT = frozenset({"trap", "su", "runuser"})
 _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
@@ -86,6 +89,22 @@ class CommandPattern(NamedTuple):
         for pattern_word, word in zip(expected, words, strict=False):
             if pattern_word != word and pattern_word != _WILDCARD:
                 return False
+        return True
+
+    def occurs_in(self, words: tuple[str, ...]) -> bool:
+        """Whether the program is this pattern's and its other words follow in order, with
+        anything (options, their values) between them: how a deny or an ask reads a prefix,
+        so that ``git -C . push`` or ``git --no-pager push`` still hits ``git push``."""
+        expected = self.words
+        if not words or (expected[0] != _WILDCARD and expected[0] != words[0]):
+            return False
+        position = 1
+        for pattern_word in expected[1:]:
+            while position < len(words) and pattern_word not in (_WILDCARD, words[position]):
+                position += 1
+            if position >= len(words):
+                return False
+            position += 1
         return True
 
 
@@ -189,8 +208,14 @@ class _Collector:
             else:
                 self.complete = False
             name = program.text.rsplit("/", 1)[-1]
-            if name in _SOURCE and (start + 1 >= len(words) or words[start + 1].dynamic):
+            if name in _SOURCE and (
+                start + 1 >= len(words)
+                or words[start + 1].dynamic
+                or words[start + 1].text in _STDIN_FILES
+            ):
                 self.complete = False  # sourcing stdin or a substitution runs unknown code
+            if name in _CODE_ARGUMENT:
+                self.code_argument(words, start, name, depth, best_effort=best_effort)
             if name == "find":
                 self.find_actions(words, start, depth, best_effort=best_effort)
             if name in SHELLS or name == "eval":
@@ -244,6 +269,33 @@ class _Collector:
             self.complete = False
         self.script(script.text, depth + 1)
         return None
+
+    def code_argument(
+        self, words: tuple[Word, ...], start: int, name: str, depth: int, *, best_effort: bool
+    ) -> None:
+        """Split the shell code that ``trap`` or ``su -c`` / ``runuser -c`` will run."""
+        index: int | None = None
+        if name == "trap":
+            index = start + 1
+            if index < len(words) and words[index].text == "--":
+                index += 1
+        else:
+            for position in range(start + 1, len(words) - 1):
+                if words[position].text in ("-c", "--command"):
+                    index = position + 1
+                    break
+        if index is None or index >= len(words):
+            return
+        code = words[index]
+        if code.dynamic:
+            self.complete = False
+        if depth >= MAX_NESTING:
+            self.complete = False
+            return
+        if best_effort:
+            self.emit(words, index)
+            return
+        self.script(code.text, depth + 1)
 
     def find_actions(
         self, words: tuple[Word, ...], start: int, depth: int, *, best_effort: bool

@@ -3,8 +3,9 @@
 A rule's ``match`` fields must all hold; values within one field are alternatives.
 ``paths`` on a symlink: an allow must match both the path as written and its resolved target,
 a deny or ask hits if either matches. ``commands``: an allow needs every simple command of
-the line to match one of the rule's prefixes (and the line must parse); a deny or ask hits
-when any simple command matches, even on a line that did not parse.
+the line to start with one of the rule's prefixes (and the line must parse); a deny or ask
+hits when any simple command has the prefix's words in order (options may stand between
+them), even on a line that did not parse.
 """
 
 from __future__ import annotations
@@ -87,4 +88,4 @@ class CompiledRule(NamedTuple):
             return line.complete and all(
                 any(p.matches(part) for p in patterns) for part in line.parts
             )
-        return any(any(p.matches(part) for p in patterns) for part in line.parts)
+        return any(any(p.occurs_in(part) for p in patterns) for part in line.parts)
