@@ -7,6 +7,8 @@ Each command module is loaded only when that command runs (or ``--help`` lists t
 from __future__ import annotations
 
 import importlib
+import os
+import traceback
 
 import click
 
@@ -67,4 +69,9 @@ def run_app(args: list[str]) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except Exception as exc:  # a bug: say so in one line, never a traceback (unless asked)
+        if os.environ.get("TOOLPOLICY_DEBUG"):
+            traceback.print_exc()
+        click.echo(f"toolpolicy: internal error: {type(exc).__name__}: {exc}", err=True)
+        return 2
     return code if isinstance(code, int) else 0

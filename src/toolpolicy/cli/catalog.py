@@ -12,17 +12,11 @@ from typing import Any
 import click
 
 from ..core.errors import PolicyLoadError
+from .formats import text_or_json
 
 __all__ = ["presets_cmd", "profiles_cmd", "schema_cmd"]
 
-_FORMAT = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: an aligned table for people; json: an array for scripts.",
-)
+_FORMAT = text_or_json("text: an aligned table for people; json: an array for scripts.")
 
 
 def _refuse(exc: PolicyLoadError) -> click.exceptions.Exit:
@@ -42,7 +36,7 @@ def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> str:
 
 @click.command("profiles")
 @_FORMAT
-def profiles_cmd(output_format: str) -> None:
+def profiles_cmd(fmt: str) -> None:
     """List the built-in profiles: their chapter, capabilities and tools.
 
     A profile is the frozen base a policy is layered on. P01 has only the shell, P02 adds
@@ -62,7 +56,7 @@ def profiles_cmd(output_format: str) -> None:
     except PolicyLoadError as exc:
         raise _refuse(exc) from None
     profiles = [doc.model for doc in loaded.values() if isinstance(doc.model, ProfileDoc)]
-    if output_format == "json":
+    if fmt == "json":
         entries: list[dict[str, Any]] = [
             {
                 "name": p.name,
@@ -90,7 +84,7 @@ def profiles_cmd(output_format: str) -> None:
     help="A PresetTable file to list instead of the built-in table.",
 )
 @_FORMAT
-def presets_cmd(presets_path: str | None, output_format: str) -> None:
+def presets_cmd(presets_path: str | None, fmt: str) -> None:
     """List the presets: named combinations of the sandbox and approval knobs.
 
     sandbox says how far file effects may reach (read-only, workspace-write,
@@ -116,7 +110,7 @@ def presets_cmd(presets_path: str | None, output_format: str) -> None:
             f"{loaded.path}:1:1: expected a PresetTable document, found a {loaded.kind}", err=True
         )
         raise click.exceptions.Exit(2)
-    if output_format == "json":
+    if fmt == "json":
         entries: list[dict[str, Any]] = [
             {
                 "name": name,

@@ -11,18 +11,12 @@ import click
 from ..core.errors import CallRejected
 from ..engine.explain import decision_json, explain
 from .errors import EXIT_FAILED, reports_errors
+from .formats import text_or_json
 from .selection import selection_from, selection_options
 
 __all__ = ["check_cmd", "explain_cmd"]
 
-_FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+_FORMAT = text_or_json("Output format.")
 
 
 def _arguments(raw: str | None) -> str:
