@@ -23,6 +23,8 @@ __all__ = ["JsonlAuditSink", "TerminalAuditSink", "arguments_sha256", "canonical
 
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# Audit lines keep the record's own field order; only hashed values need sorted keys.
+_LINE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def canonical_json(value: Mapping[str, object]) -> str:
@@ -85,7 +87,7 @@ class JsonlAuditSink:
 
     def record(self, record: AuditRecord) -> None:
         """Append one line; raise ``AuditError`` unless all of it was written (and synced)."""
-        line = (canonical_json(record.to_json()) + "\n").encode("utf-8")
+        line = (_LINE.encode(record.to_json()) + "\n").encode("utf-8")
         with self._lock:
             if self._fd is None:
                 raise AuditError("audit file is closed")
