@@ -321,7 +321,8 @@ def test_a_program_decided_at_run_time_makes_the_split_incomplete() -> None:
     assert incomplete("$CMD -rf x") == (("$CMD", "-rf", "x"),)
     assert incomplete('"$HOME/bin/tool" x') == (("$HOME/bin/tool", "x"),)
     assert incomplete("/bin/r? -rf x") == (("/bin/r?", "-rf", "x"), ("r?", "-rf", "x"))
-    assert incomplete("{rm,-rf,x}") == (("{rm,-rf,x}",),)
+    # a plain brace list is also read as the words bash makes of it
+    assert incomplete("{rm,-rf,x}") == (("rm", "-rf", "x"), ("{rm,-rf,x}",))
     assert incomplete("sudo $CMD") == (("sudo", "$CMD"), ("$CMD",))
     assert parts("echo $HOME *.py {a,b} [x]") == (("echo", "$HOME", "*.py", "{a,b}", "[x]"),)
 

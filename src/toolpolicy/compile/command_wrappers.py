@@ -115,6 +115,7 @@ _WRAPPERS: dict[str, _Syntax] = {
         long_valued=frozenset({"--interval", "--equexit"}),
     ),
     "busybox": _Syntax(),
+    "coproc": _Syntax(),
 }  # fmt: skip
 
 _SPLIT_STRING_OPTIONS = ("-S", "--split-string")

@@ -55,6 +55,11 @@ _SOURCE = frozenset({"source", "."})
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 # Programs with an argument that is shell code: ``trap 'CODE' SIGNAL`` and ``su -c 'CODE'``.
 _CODE_ARGUMENT = frozenset({"trap", "su", "runuser"})
+# Builtins that evaluate an array subscript (arithmetic) inside a plain-looking argument.
+_SUBSCRIPT_EVALUATORS = frozenset(
+    {"let", "printf", "test", "[", "[[", "declare", "typeset", "local", "export", "readonly",
+     "unset", "read", "mapfile", "readarray", "wait", "shift", "return", "exit"}
+)  # fmt: skip
 _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
@@ -202,6 +207,10 @@ class _Collector:
             program = words[start]
             if program.dynamic or program.pattern:
                 self.complete = False
+                expanded = _brace_list(program.text)
+                if expanded and level == 0:
+                    # {rm,-rf,x} runs "rm -rf x": a deny must see that command too.
+                    self.chain((*expanded, *words[start + 1 :]), 0, depth, best_effort=True)
             emitted = level < _MAX_EMITTED_LEVELS
             if emitted:
                 self.emit(words, start)
@@ -216,6 +225,12 @@ class _Collector:
                 self.complete = False  # sourcing stdin or a substitution runs unknown code
             if name in _CODE_ARGUMENT:
                 self.code_argument(words, start, name, depth, best_effort=best_effort)
+            if name in _SUBSCRIPT_EVALUATORS and not best_effort and depth < MAX_NESTING:
+                # let 'a[$(cmd)]=1', printf -v 'a[$(cmd)]', test -v 'a[$(cmd)]': bash
+                # evaluates the subscript, so the quoted text is code after all.
+                for word in words[start + 1 :]:
+                    if "$(" in word.text or "`" in word.text:
+                        self.script(word.text, depth + 1)
             if name == "find":
                 self.find_actions(words, start, depth, best_effort=best_effort)
             if name in SHELLS or name == "eval":
@@ -344,6 +359,16 @@ class _Collector:
                     start += 1
                 if start < len(words):
                     self.chain(words, start, 0, best_effort=True)
+
+
+def _brace_list(text: str) -> tuple[Word, ...]:
+    """The words of a plain ``{a,b,c}`` brace list (bash turns it into those words)."""
+    if len(text) < 4 or text[0] != "{" or text[-1] != "}" or "," not in text:
+        return ()
+    inner = text[1:-1]
+    if any(c in inner for c in "{}$`\\ "):
+        return ()
+    return tuple(Word.plain(piece) for piece in inner.split(","))
 
 
 def _skip_assignments(words: tuple[Word, ...], start: int) -> int:
