@@ -51,7 +51,9 @@ def cached_sources(
 ) -> PolicySources:
     """The sources for ``key``: from the cache when every file still matches, else ``load()``."""
     folder = directory if directory is not None else cache_dir()
-    full_key = {"format": _FORMAT, "version": __version__, **key}
+    # The installed package is part of the key: another install ships its own built-in files.
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    full_key = {"format": _FORMAT, "version": __version__, "package": package, **key}
     entry = folder / (hashlib.sha256(_canonical(full_key)).hexdigest()[:40] + ".json")
     found = _read(entry, full_key)
     if found is not None:
