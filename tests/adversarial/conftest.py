@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolpolicy.core.protocols import ApprovalRequest, AuditRecord
+from doubles import MemorySink, ScriptedResponder
+from toolpolicy.core.protocols import ApprovalRequest
 from toolpolicy.core.results import ToolResult
 from toolpolicy.core.vocabulary import ApprovalOutcome
 from toolpolicy.tools.builtin import builtin_handlers
@@ -146,32 +147,6 @@ class AlwaysAllow:
     def respond(self, request: ApprovalRequest) -> ApprovalOutcome | None:
         self.asked += 1
         return ApprovalOutcome.ALLOWED_ONCE
-
-
-@dataclass
-class ScriptedResponder:
-    """Answers from a list (anything, even junk or an exception) and remembers requests."""
-
-    answers: list[object]
-    name: str = "scripted"
-    requests: list[ApprovalRequest] = field(default_factory=list)
-
-    def respond(self, request: ApprovalRequest) -> ApprovalOutcome | None:
-        self.requests.append(request)
-        answer = self.answers.pop(0) if self.answers else None
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer  # type: ignore[return-value]
-
-
-@dataclass
-class MemorySink:
-    """Keeps audit records in memory."""
-
-    records: list[AuditRecord] = field(default_factory=list)
-
-    def record(self, record: AuditRecord) -> None:
-        self.records.append(record)
 
 
 @dataclass

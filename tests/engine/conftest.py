@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolpolicy.core.protocols import ApprovalRequest, AuditRecord
+from doubles import MemorySink, ScriptedResponder
 from toolpolicy.core.results import ToolResult, tool_success
 from toolpolicy.core.vocabulary import ApprovalOutcome
 from toolpolicy.tools.definitions import builtin_definitions
@@ -61,32 +61,7 @@ def handlers() -> CountingHandlers:
     return CountingHandlers()
 
 
-@dataclass
-class ScriptedResponder:
-    """A responder that answers from a list and remembers every request."""
-
-    answers: list[object]
-    name: str = "test-responder"
-    requests: list[ApprovalRequest] = field(default_factory=list)
-
-    def respond(self, request: ApprovalRequest) -> ApprovalOutcome | None:
-        self.requests.append(request)
-        answer = self.answers.pop(0) if self.answers else None
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer  # type: ignore[return-value]
-
-
-@dataclass
-class MemorySink:
-    records: list[AuditRecord] = field(default_factory=list)
-    fail: bool = False
-
-    def record(self, record: AuditRecord) -> None:
-        if self.fail:
-            raise OSError("disk full")
-        self.records.append(record)
-
+__all__ = ["ALLOW", "REJECT", "CountingHandlers", "MemorySink", "ScriptedResponder", "Workspace"]
 
 ALLOW = ApprovalOutcome.ALLOWED_ONCE
 REJECT = ApprovalOutcome.REJECTED
