@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from toolpolicy.compile.commands import compile_command_pattern, split_command_line
 from toolpolicy.compile.globs import GlobError, compile_glob
 from toolpolicy.diff.concrete import CommandProbes, PathProbes, command_probes, path_probes
-from toolpolicy.tools.workspace import split_relative
+from toolpolicy.tools.workspace import normalized_path
 
 
 def probes_for(text: str) -> PathProbes | None:
@@ -62,10 +62,10 @@ def test_every_emitted_path_probe_is_verified_by_a_fresh_matcher(text: str) -> N
     assert found is not None, text
     fresh = compile_glob(text, gitignore=True)
     assert fresh.matches(found.match)
-    assert "/".join(split_relative(found.match)) == found.match
+    assert normalized_path(found.match) == found.match
     if found.miss is not None:
         assert not fresh.matches(found.miss)
-        assert "/".join(split_relative(found.miss)) == found.miss
+        assert normalized_path(found.miss) == found.miss
 
 
 def test_a_command_prefix_gets_a_match_a_hidden_compound_and_a_near_miss() -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ..compile.commands import CommandPattern, split_command_line
 from ..compile.globs import GlobPattern
 from ..core.errors import WorkspacePathError
-from ..tools.workspace import split_relative
+from ..tools.workspace import normalized_path
 
 __all__ = ["CommandProbes", "PathProbes", "command_probes", "path_probes"]
 
@@ -95,7 +95,7 @@ def _hits(pattern: CommandPattern, line: str) -> bool:
 def _clean(path: str) -> bool:
     """The engine matches the normalized path: a probe must already be in that form."""
     try:
-        return "/".join(split_relative(path)) == path
+        return normalized_path(path) == path
     except WorkspacePathError:
         return False
 

@@ -18,7 +18,7 @@ from ..core.decision import Decision
 from ..core.errors import WorkspacePathError
 from ..core.protocols import PathBoundary
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
-from ..tools.workspace import split_relative
+from ..tools.workspace import normalized_path
 from .knobs import KnobState
 from .participants import (
     boundary_candidate,
@@ -162,25 +162,25 @@ class DecisionEngine:
             and effect is not Effect.WRITE
             and "sandbox_permissions" not in request.arguments
         )
+        key = (definition.name, effect, knobs)
         if static:
-            key = (definition.name, effect, knobs)
             cached = self._static.get(key)
             if cached is not None:
                 return cached
-            found = self._evaluate(request, knobs, recommendations)
-            bucket = self._policy.rule_index.rules_for(definition.name)
-            if not self._enforces or not (bucket.has_path_rules or bucket.has_command_rules):
-                if len(self._static) >= _STATIC_LIMIT:
-                    self._static.clear()
-                self._static[key] = found
-            return found
-        return self._evaluate(request, knobs, recommendations)
+        view = self._policy.rule_index.rules_for(definition.name) if self._enforces else None
+        found = self._evaluate(request, knobs, recommendations, view)
+        if static and (view is None or not (view.has_path_rules or view.has_command_rules)):
+            if len(self._static) >= _STATIC_LIMIT:
+                self._static.clear()
+            self._static[key] = found
+        return found
 
     def _evaluate(
         self,
         request: PermissionRequest,
         knobs: KnobState,
         recommendations: Sequence[Decision],
+        view: RuleView | None,
     ) -> Evaluation:
         definition = request.definition
         effect = definition.effect
@@ -205,9 +205,8 @@ class DecisionEngine:
             candidates.append(Candidate(ESCALATION, asked))
             if asked.behavior > strongest.behavior:
                 strongest = asked
-        if self._enforces:
-            bucket = self._policy.rule_index.rules_for(definition.name)
-            hits = self._rule_hits(request, bucket, target)
+        if view is not None:
+            hits = self._rule_hits(request, view, target)
             if not hits:
                 candidates.append(Candidate(RULES, None))
             for rule, decision in hits:
@@ -255,7 +254,7 @@ class DecisionEngine:
             # The same normalization the file tools use: a rule sees the path the handler
             # would open, whatever separators or dots the model wrote.
             try:
-                path = "/".join(split_relative(raw_path))
+                path = normalized_path(raw_path)
             except WorkspacePathError:
                 path = None
             if path is not None:

@@ -19,7 +19,13 @@ import stat
 
 from ..core.errors import WorkspacePathError
 
-__all__ = ["MAX_COMPONENT_BYTES", "MAX_PATH_BYTES", "WorkspaceBoundary", "split_relative"]
+__all__ = [
+    "MAX_COMPONENT_BYTES",
+    "MAX_PATH_BYTES",
+    "WorkspaceBoundary",
+    "normalized_path",
+    "split_relative",
+]
 
 MAX_PATH_BYTES = 4096
 MAX_COMPONENT_BYTES = 255
@@ -99,6 +105,13 @@ def split_relative(path: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def normalized_path(path: str) -> str:
+    """``path`` as the file tools will open it, as one POSIX string (``""`` for the root):
+    the form path rules are matched against. Raises ``WorkspacePathError`` like
+    ``split_relative``."""
+    return "/".join(split_relative(path))
+
+
 class WorkspaceBoundary:
     """Path safety for one workspace; cheap to call, safe to share between threads."""
 
@@ -146,7 +159,7 @@ class WorkspaceBoundary:
 
     def relative(self, path: str) -> str:
         """The lexically normalized workspace-relative POSIX path (symlinks not followed)."""
-        return "/".join(split_relative(path))
+        return normalized_path(path)
 
     def relative_parts(self, real_path: str) -> tuple[str, ...]:
         """The components below the root of a real path that ``resolve`` returned."""
