@@ -9,6 +9,7 @@ writes allowed by default (P02) or asked and always approved (P03).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -154,9 +155,33 @@ def test_no_path_spelling_reads_a_file_outside_the_workspace(
         registry=builtin_registry().snapshot(),
     )
     key = "path" if tool == "read_file" else "pattern"
-    call = ToolCall("c", tool, {key: _materialize(raw, base)})
+    argument = _materialize(raw, base)
+    call = ToolCall("c", tool, {key: argument})
     result = gate.handle(call, ToolContext(str(trap.ws), "c"))
     assert OUTSIDE_SECRET not in result.content
-    assert "secret.txt" not in result.content or result.is_error
     if result.is_error:
         assert result.error_code in STABLE_REFUSALS, result
+    elif tool == "read_file":
+        # The text of a regular file inside the workspace, and of nothing else.
+        assert result.content in _workspace_texts(trap.ws), result
+    else:
+        # Each listed line names a regular file inside the workspace; the only other lines are
+        # the echo of the pattern when nothing matched and the bracketed limit notes.
+        for line in result.content.splitlines():
+            if line == f"No files match: {argument}" or line.startswith("["):
+                continue
+            listed = trap.ws / line
+            assert not listed.is_symlink(), line
+            assert listed.is_file(), line
+            assert listed.resolve().is_relative_to(trap.ws.resolve()), line
+
+
+def _workspace_texts(ws: Path) -> set[str]:
+    """The text of every regular file in the workspace, read without following links."""
+    texts: set[str] = set()
+    for current, _dirs, files in os.walk(ws, followlinks=False):
+        for name in files:
+            path = Path(current) / name
+            if path.is_file() and not path.is_symlink():
+                texts.add(path.read_text())
+    return texts
