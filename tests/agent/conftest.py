@@ -20,7 +20,7 @@ import pytest
 from toolpolicy.engine.selection import ToolPolicy, load
 
 SEED_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "seed-calls.jsonl"
-PROMPT = b"Allow this call? [y/N] "
+PROMPT = b"Allow this call? [y/N, a = always this exact call] "
 # Guards against a hung child, never an assertion about speed.
 HANG_GUARD_SECONDS = 60.0
 

@@ -129,7 +129,7 @@ def test_a_write_inside_runs_after_y_on_a_real_terminal(
     assert (ws.root / "note.txt").read_text() == "hi"
     assert result.history[3] == ToolMessage("b", "Created note.txt (2 bytes)")
     assert err.getvalue().endswith(
-        "Allow this call? [y/N] "
+        "Allow this call? [y/N, a = always this exact call] "
         "[Permission] write_file: allow (terminal-approval) - User approved this tool call\n"
     )
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,7 +115,7 @@ def test_the_write_inside_runs_only_after_y_or_yes_on_a_real_terminal(
         "Reason: File writes require explicit approval from chapter 3 onward\n"
         'Arguments: {"path": "chapter3-note.txt", "content": '
         '"Chapter 3: the permission check runs before any side effect.\\n"}\n'
-        "Allow this call? [y/N] "
+        "Allow this call? [y/N, a = always this exact call] "
     )
     newline_after_eof = "\n" if answer == b"\x04" else ""
     assert err == GLOB_ALLOWED + prompt + newline_after_eof + line + OUTSIDE_DENIED
@@ -284,7 +286,7 @@ def test_an_unwritable_audit_file_is_a_configuration_error(ws: Workspace, tmp_pa
         "run", "--script", str(SEED_SCRIPT), "--workspace", str(ws.root), "--audit", str(audit)
     )
     assert done.returncode == 2
-    assert done.stderr == f"toolpolicy: cannot open audit file {audit}: No such file or directory\n"
+    assert done.stderr == f"toolpolicy: --audit {audit}: No such file or directory\n"
     assert not (ws.root / "chapter3-note.txt").exists()
 
 
@@ -414,3 +416,115 @@ def test_a_refused_key_is_a_run_error_with_one_line(ws: Workspace, server: ChatS
         "toolpolicy: the model server refused the credentials (HTTP 401); check OPENAI_API_KEY: "
         "Incorrect API key provided\n"
     )
+
+
+def test_a_at_the_prompt_allows_the_same_call_for_the_rest_of_the_run(
+    ws: Workspace, tmp_path: Path, pty_runs: list[PtyRun]
+) -> None:
+    same = {"path": "note.txt", "content": "hi"}
+    script = write_script(
+        tmp_path / "s.jsonl",
+        [
+            {"tool_calls": [call("c1", "write_file", same)]},
+            {"tool_calls": [call("c2", "write_file", same)]},
+            {"tool_calls": [call("c3", "write_file", {**same, "content": "other"})]},
+            {"content": "done"},
+        ],
+    )
+    audit = tmp_path / "audit.jsonl"
+    run = start_on_pty(
+        "run", "--script", str(script), "--workspace", str(ws.root), "--audit", str(audit)
+    )
+    pty_runs.append(run)
+    run.read_stderr_until(PROMPT)
+    os.write(run.master, b"a\n")
+    # The third call has other arguments: it is asked again, and refused.
+    run.read_stderr_until(b"Arguments: " + json.dumps({**same, "content": "other"}).encode())
+    os.write(run.master, b"n\n")
+    code, out, err = run.finish()
+    assert code == 0
+    assert out == "done\n"
+    assert err.count("Allow this call?") == 2
+    assert (ws.root / "note.txt").read_text() == "hi"
+    records = audit_lines(audit)
+    assert [(r["call_id"], r["behavior"], r["source"], r["approval_outcome"]) for r in records] == [
+        ("c1", "allow", "terminal-approval", "allowed-session"),
+        ("c2", "allow", "session-grant", "allowed-session"),
+        ("c3", "deny", "terminal-approval", "rejected"),
+    ]
+
+
+def test_audit_arguments_records_replayable_redacted_arguments(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    script = write_script(
+        tmp_path / "s.jsonl",
+        [
+            {"tool_calls": [call("c1", "write_file", {"path": "a.txt", "content": "token=1"})]},
+            {"tool_calls": [call("c2", "read_file", {"path": "README.md"})]},
+            {"content": "done"},
+        ],
+    )
+    audit = tmp_path / "audit.jsonl"
+    done = run_cli(
+        "run",
+        "--script",
+        str(script),
+        "--workspace",
+        str(ws.root),
+        "--audit",
+        str(audit),
+        "--audit-arguments",
+    )
+    assert done.returncode == 0, done.stderr
+    records = audit_lines(audit)
+    assert [r["arguments"] for r in records] == [
+        {
+            "path": "a.txt",
+            "content": "<sha256:" + hashlib.sha256(b"token=1").hexdigest() + ", 7 chars>",
+        },
+        {"path": "README.md"},
+    ]
+    assert "token=1" not in audit.read_text()
+
+
+def test_without_audit_arguments_no_arguments_are_recorded(ws: Workspace, tmp_path: Path) -> None:
+    audit = tmp_path / "audit.jsonl"
+    done = run_cli(
+        "run", "--script", str(SEED_SCRIPT), "--workspace", str(ws.root), "--audit", str(audit)
+    )
+    assert done.returncode == 0
+    assert all("arguments" not in r for r in audit_lines(audit))
+
+
+def test_run_warns_once_at_start_when_bubblewrap_is_missing(ws: Workspace) -> None:
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable)}
+    assert shutil.which("bwrap", path=env["PATH"]) is None
+    done = run_cli("run", "--script", str(SEED_SCRIPT), "--workspace", str(ws.root), env=env)
+    assert done.returncode == 0
+    warning = (
+        "toolpolicy: warning: bubblewrap (bwrap) is not on PATH: every shell call in the "
+        "workspace-write sandbox will fail with sandbox_unavailable (file tools are not "
+        "affected); install it, e.g. apt-get install bubblewrap\n"
+    )
+    assert done.stderr.startswith(warning)
+    assert done.stderr.count("warning") == 1
+
+
+def test_run_does_not_warn_when_bubblewrap_is_there_or_not_needed(ws: Workspace) -> None:
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap is not installed")
+    quiet = run_cli("run", "--script", str(SEED_SCRIPT), "--workspace", str(ws.root))
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable)}
+    unconfined = run_cli(
+        "run",
+        "--script",
+        str(SEED_SCRIPT),
+        "--workspace",
+        str(ws.root),
+        "--sandbox",
+        "danger-full-access",
+        env=env,
+    )
+    assert "bubblewrap" not in quiet.stderr
+    assert "bubblewrap" not in unconfined.stderr

@@ -94,7 +94,7 @@ def test_jsonl_records_every_field_one_line_each(
     assert first["matched_rules"][0].endswith("p03.yaml:13)")
 
 
-def test_raw_arguments_only_when_asked_for(
+def test_arguments_are_recorded_only_when_asked_for(
     ws: Workspace, handlers: CountingHandlers, tmp_path: Path
 ) -> None:
     audit = tmp_path / "audit.jsonl"

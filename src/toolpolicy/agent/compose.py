@@ -33,9 +33,12 @@ def build_agent(
     system_prompt: str | None = DEFAULT_SYSTEM_PROMPT,
     session_id: str | None = None,
     interrupted: threading.Event | None = None,
+    audit_arguments: bool = False,
 ) -> AgentRunner:
     """An agent whose every tool call goes through ``policy``'s gate.
 
+    ``audit_arguments`` records each call's arguments in its audit record, with secrets and
+    file contents redacted (:func:`toolpolicy.engine.redaction.redacted_arguments`).
     Raises ``ConfigurationError`` when the policy needs approval or audit and either is
     missing, and for a ``max_turns`` outside 1..1000.
     """
@@ -43,6 +46,7 @@ def build_agent(
         approval=approval,
         audit=audit,
         session_id=session_id,
+        include_arguments=audit_arguments,
     )
     return AgentRunner(
         model,

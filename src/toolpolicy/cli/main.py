@@ -6,6 +6,7 @@ dependencies load; everything else goes to the click application in ``app``.
 
 from __future__ import annotations
 
+import signal
 import sys
 
 __all__ = ["main"]
@@ -14,15 +15,20 @@ __all__ = ["main"]
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"]:
+        from ..hooks.entry import run_hook
+
+        return run_hook(args[1:])
+    if argv is None and hasattr(signal, "SIGPIPE"):
+        # A reader that stops early (``| head -1``) ends the process quietly, as it ends
+        # cat or grep: no "Broken pipe" message, no exit 2. Not for the hook, whose every
+        # failure must be its own blocking exit code, nor in-process callers.
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if args == ["--version"]:
         from .. import __version__
 
         print(f"toolpolicy, version {__version__}")
         return 0
-    if args[:1] == ["hook"]:
-        from ..hooks.entry import run_hook
-
-        return run_hook(args[1:])
     from .app import run_app
 
     return run_app(args)

@@ -8,6 +8,7 @@ limit, incomplete reply, model failure), 2 usage or configuration error, 130 Ctr
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import sys
 import threading
@@ -25,12 +26,14 @@ from ..agent.messages import chat_messages
 from ..agent.model import ModelClient
 from ..agent.openai_client import OpenAIChatModel
 from ..agent.scripted import ScriptedModel
+from ..core.errors import AuditFileError
 from ..core.protocols import ApprovalRequest, AuditSink
-from ..core.vocabulary import ApprovalOutcome
+from ..core.vocabulary import ApprovalOutcome, SandboxMode
 from ..engine.approval import ApprovalService
 from ..engine.audit import JsonlAuditSink, TerminalAuditSink
+from ..engine.selection import ToolPolicy
 from ..engine.terminal_approval import TerminalApproval
-from .errors import EXIT_FAILED, EXIT_OK, reports_errors
+from .errors import EXIT_FAILED, EXIT_OK, fail, reports_errors
 from .selection import selection_from, selection_options
 
 __all__ = ["EXIT_INTERRUPTED", "run_cmd"]
@@ -72,6 +75,12 @@ SCRIPT_PROMPT = "Replay the scripted session."
     help="Append every final decision to FILE as JSON lines.",
 )
 @click.option(
+    "--audit-arguments",
+    is_flag=True,
+    help="Record each call's arguments in the audit (secret-looking values and file contents "
+    "redacted), so that `toolpolicy diff --calls FILE` can replay them.",
+)
+@click.option(
     "--transcript",
     default=None,
     type=click.Path(dir_okay=False),
@@ -86,6 +95,7 @@ def run_cmd(
     base_url: str | None,
     max_turns: int,
     audit_path: str | None,
+    audit_arguments: bool,
     transcript: str | None,
     **kwargs: Any,
 ) -> None:
@@ -110,6 +120,7 @@ def run_cmd(
     if prompt is None and model is not None:
         raise click.UsageError("--model needs --prompt TEXT")
     policy = selection_from(kwargs).load()
+    _warn_without_sandbox(policy)
     client: ModelClient = (
         ScriptedModel.from_file(script)
         if script is not None
@@ -119,7 +130,7 @@ def run_cmd(
     with ExitStack() as stack:
         sinks: list[AuditSink] = [TerminalAuditSink(sys.stderr)]
         if audit_path is not None:
-            sinks.append(stack.enter_context(JsonlAuditSink(audit_path)))
+            sinks.append(stack.enter_context(_audit_file(audit_path)))
         transcript_file = (
             stack.enter_context(open(transcript, "w", encoding="utf-8"))
             if transcript is not None
@@ -132,12 +143,35 @@ def run_cmd(
             audit=sinks,
             max_turns=max_turns,
             interrupted=interrupted,
+            audit_arguments=audit_arguments,
         )
         code = _run(runner, prompt or SCRIPT_PROMPT, interrupted)
         if transcript_file is not None:
             _write_transcript(transcript_file, runner)
     if code != EXIT_OK:
         raise click.exceptions.Exit(code)
+
+
+def _warn_without_sandbox(policy: ToolPolicy) -> None:
+    """One warning at start when shell calls are bound to fail for want of bubblewrap."""
+    mode = policy.knobs.sandbox
+    if "shell" not in policy.tools.names or mode is SandboxMode.DANGER_FULL_ACCESS:
+        return
+    if shutil.which("bwrap") is None:
+        click.echo(
+            "toolpolicy: warning: bubblewrap (bwrap) is not on PATH: every shell call in the "
+            f"{mode.value} sandbox will fail with sandbox_unavailable (file tools are not "
+            "affected); install it, e.g. apt-get install bubblewrap",
+            err=True,
+        )
+
+
+def _audit_file(path: str) -> JsonlAuditSink:
+    """The ``--audit`` file, opened for appending; a failure names the option."""
+    try:
+        return JsonlAuditSink(path)
+    except AuditFileError as exc:
+        raise fail(f"--audit {exc.path}: {exc.reason}") from None
 
 
 class _CancelOnInterrupt:

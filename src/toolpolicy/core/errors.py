@@ -9,6 +9,7 @@
     ├── CallRejected              a call failed preparation (unknown tool, bad arguments)
     ├── WorkspacePathError        a model-supplied path is not safely inside the workspace
     └── AuditError                an audit sink could not record a decision
+        └── AuditFileError        the audit file cannot be opened (its path and why)
 
 The agent layer adds ``AgentRunError`` (and its children) under ``ToolPolicyError``.
 """
@@ -19,6 +20,7 @@ from typing import NamedTuple
 
 __all__ = [
     "AuditError",
+    "AuditFileError",
     "CallRejected",
     "ConfigurationError",
     "PermissionContractError",
@@ -52,6 +54,15 @@ class CallRejected(ToolPolicyError):
 
 class AuditError(ToolPolicyError):
     """An audit sink failed to record a decision; the call must not run."""
+
+
+class AuditFileError(AuditError):
+    """The audit file cannot be opened: ``path`` and ``reason`` (the system's words)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot open audit file {path}: {reason}")
 
 
 class Problem(NamedTuple):

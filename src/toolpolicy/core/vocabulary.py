@@ -74,9 +74,11 @@ class ApprovalPolicy(StrEnum):
 
 
 class ApprovalOutcome(StrEnum):
-    """What an approval ended as; only ``allowed-once`` grants, and only that call."""
+    """What an approval ended as. ``allowed-once`` grants that one call; ``allowed-session``
+    grants that exact call (same tool, same arguments) for the rest of the session."""
 
     ALLOWED_ONCE = "allowed-once"
+    ALLOWED_SESSION = "allowed-session"
     REJECTED = "rejected"
     CANCELLED = "cancelled"
     UNAVAILABLE = "unavailable"

@@ -5,12 +5,16 @@ whenever or wherever it was registered — can bypass it. Under ``ask`` the resp
 asked in order; the first answer wins and ``None`` passes to the next; the end of the chain
 answers ``unavailable``. A responder that raises, returns anything outside the vocabulary or
 does not answer within the timeout ends the chain as ``unavailable`` / ``cancelled``.
-Only ``allowed-once`` grants, and only for the one call asked about.
+``allowed-once`` grants the one call asked about; ``allowed-session`` grants it and every
+later call of the same session with the same tool and the same arguments, which are then
+answered ``allowed-session`` by ``session-grant`` without asking anyone — under ``ask`` only:
+``never`` still rejects them before any grant is looked at.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -18,12 +22,14 @@ from typing import NamedTuple
 from ..core.decision import Decision
 from ..core.protocols import ApprovalRequest, ApprovalResponder
 from ..core.vocabulary import ApprovalOutcome, ApprovalPolicy, Behavior
+from .audit import canonical_json
 from .session import SessionLog
 
 __all__ = ["ApprovalResult", "ApprovalService", "outcome_decision"]
 
 APPROVAL_SOURCE = "approval"
 POLICY_SOURCE = "approval-policy"
+GRANT_SOURCE = "session-grant"
 ASKED_EVENT = "approval/asked"
 DECIDED_EVENT = "approval/decided"
 
@@ -40,6 +46,13 @@ def outcome_decision(result: ApprovalResult, ask: Decision) -> Decision:
     outcome, source = result.outcome, result.source
     if outcome is ApprovalOutcome.ALLOWED_ONCE:
         return Decision(Behavior.ALLOW, "User approved this tool call", source, ask.sandbox)
+    if outcome is ApprovalOutcome.ALLOWED_SESSION:
+        return Decision(
+            Behavior.ALLOW,
+            "User approved this exact call for the rest of the session",
+            source,
+            ask.sandbox,
+        )
     if source == POLICY_SOURCE:
         return Decision(Behavior.DENY, f"Approval policy is never: {ask.reason}", source)
     if outcome is ApprovalOutcome.REJECTED:
@@ -52,7 +65,7 @@ def outcome_decision(result: ApprovalResult, ask: Decision) -> Decision:
 class ApprovalService:
     """A chain of responders behind the approval policy."""
 
-    __slots__ = ("_ids", "_lock", "_log", "_responders", "_timeout")
+    __slots__ = ("_grants", "_ids", "_lock", "_log", "_responders", "_timeout")
 
     def __init__(
         self,
@@ -66,6 +79,7 @@ class ApprovalService:
         self._log = log if log is not None else SessionLog()
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        self._grants: set[tuple[str, str, str]] = set()
 
     @property
     def log(self) -> SessionLog:
@@ -90,7 +104,16 @@ class ApprovalService:
             # Decided before dispatch: no responder is ever consulted under ``never``.
             return ApprovalResult(ApprovalOutcome.REJECTED, POLICY_SOURCE)
         self._log.append(ASKED_EVENT, id=request.id, call_id=request.call_id, tool=request.tool)
-        result = self._dispatch(request)
+        key = _grant_key(request)
+        with self._lock:
+            granted = key in self._grants
+        if granted:
+            result = ApprovalResult(ApprovalOutcome.ALLOWED_SESSION, GRANT_SOURCE)
+        else:
+            result = self._dispatch(request)
+            if result.outcome is ApprovalOutcome.ALLOWED_SESSION:
+                with self._lock:
+                    self._grants.add(key)
         self._log.append(
             DECIDED_EVENT,
             id=request.id,
@@ -126,6 +149,15 @@ class ApprovalService:
 
 
 _RAISED = object()
+
+
+def _grant_key(request: ApprovalRequest) -> tuple[str, str, str]:
+    """Session, tool and canonical arguments: what "this exact call" means for a grant."""
+    try:
+        arguments = canonical_json(json.loads(request.arguments_json))
+    except (ValueError, TypeError, AttributeError):
+        arguments = request.arguments_json
+    return request.session_id, request.tool, arguments
 
 
 def _ask_with_timeout(

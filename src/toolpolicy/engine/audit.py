@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import TextIO
 
-from ..core.errors import AuditError
+from ..core.errors import AuditError, AuditFileError
 from ..core.protocols import AuditRecord
 
 __all__ = ["JsonlAuditSink", "TerminalAuditSink", "arguments_sha256", "canonical_json", "utc_now"]
@@ -78,7 +78,7 @@ class JsonlAuditSink:
                 self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600
             )
         except OSError as exc:
-            raise AuditError(f"cannot open audit file {self._path}: {exc.strerror}") from None
+            raise AuditFileError(self._path, exc.strerror or str(exc)) from None
 
     @property
     def path(self) -> str:

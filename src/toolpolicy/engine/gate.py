@@ -21,6 +21,7 @@ from .approval import ApprovalService, outcome_decision
 from .audit import arguments_sha256, utc_now
 from .evaluate import DecisionEngine, Evaluation
 from .knobs import Knobs
+from .redaction import redacted_arguments
 from .request import PermissionRequest
 
 __all__ = ["EVALUATION_FAILED", "Gate", "GateDecision"]
@@ -154,7 +155,7 @@ class Gate:
             approval=evaluation.knobs.approval,
             approval_outcome=final.approval_outcome,
             arguments_sha256=arguments_sha256(arguments),
-            arguments=arguments if self._include_arguments else None,
+            arguments=redacted_arguments(arguments) if self._include_arguments else None,
         )
         for sink in self._audit:
             sink.record(record)

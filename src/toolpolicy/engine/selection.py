@@ -121,6 +121,8 @@ class ToolPolicy(NamedTuple):
         needs an approval service and at least one audit sink, or this fails.
 
         ``registry`` defaults to the profile's built-in tools with their real handlers.
+        ``include_arguments`` records each call's arguments in its audit record, with
+        secret-looking values and file contents redacted.
         """
         if self.engine.enforces_policy and (approval is None or not audit):
             missing = "an approval service" if approval is None else "an audit sink"

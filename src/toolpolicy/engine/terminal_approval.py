@@ -1,7 +1,8 @@
 """``TerminalApproval``: ask the human at the terminal, fail closed everywhere else.
 
-No TTY on stdin → ``unavailable``. Only ``y`` or ``yes`` (trimmed, any case) allow;
-an empty line or anything else → ``rejected``; end of input or Ctrl-C → ``cancelled``.
+No TTY on stdin → ``unavailable``. Only ``y`` or ``yes`` (trimmed, any case) allow this
+call; ``a`` or ``always`` allow this exact call (same tool, same arguments) for the rest of the
+session; an empty line or anything else → ``rejected``; end of input or Ctrl-C → ``cancelled``.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class TerminalApproval:
                 f"Tool call requires approval: {_visible(request.tool)}\n"
                 f"Reason: {_visible(request.reason)}\n"
                 f"Arguments: {_visible(request.arguments_json)}\n"
-                "Allow this call? [y/N] "
+                "Allow this call? [y/N, a = always this exact call] "
             )
             self._output.flush()
             line = self._input.readline()
@@ -53,8 +54,15 @@ class TerminalApproval:
         if line == "":
             self._output.write("\n")
             return ApprovalOutcome.CANCELLED
-        answer = line.strip().lower()
-        return ApprovalOutcome.ALLOWED_ONCE if answer in ("y", "yes") else ApprovalOutcome.REJECTED
+        return _ANSWERS.get(line.strip().lower(), ApprovalOutcome.REJECTED)
+
+
+_ANSWERS = {
+    "y": ApprovalOutcome.ALLOWED_ONCE,
+    "yes": ApprovalOutcome.ALLOWED_ONCE,
+    "a": ApprovalOutcome.ALLOWED_SESSION,
+    "always": ApprovalOutcome.ALLOWED_SESSION,
+}
 
 
 _HIDDEN = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
