@@ -31,6 +31,11 @@ def test_the_python_api_example_runs_and_fails_closed_without_a_terminal(tmp_pat
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
+    # The comment under the check() print is what it prints, verbatim.
+    example = _python_api_example().splitlines()
+    printed = next(n for n, line in enumerate(example) if line.startswith("print(policy.check"))
+    shown = example[printed + 1]
+    assert shown == "# " + done.stdout.splitlines()[0]
     assert done.stdout.splitlines() == [
         "Decision(deny, 'Writing outside the workspace is forbidden', source='workspace-boundary')",
         "Error [permission_denied]: No approver was available to allow this tool call",
