@@ -17,6 +17,7 @@ from .. import __version__
 __all__ = ["COMMANDS", "app", "run_app"]
 
 COMMANDS = {
+    "audit": "audit_cmd:audit_cmd",
     "check": "decide:check_cmd",
     "diff": "diff_cmd:diff_cmd",
     "explain": "decide:explain_cmd",

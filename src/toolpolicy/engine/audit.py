@@ -1,13 +1,17 @@
 """Audit sinks: every final decision is recorded before the handler may run.
 
 ``TerminalAuditSink`` writes ``[Permission] TOOL: BEHAVIOR (SOURCE) - REASON``.
-``JsonlAuditSink`` appends one JSON object per line with a single ``write`` on an
-``O_APPEND`` descriptor (whole lines, even with concurrent writers), then ``fsync``s, so an
-allowed call never runs before its record is on disk. A short or failed write raises.
+``JsonlAuditSink`` appends one hash-chained JSON object per line (``seq`` and ``prev``, see
+:mod:`toolpolicy.engine.audit_chain`) with a single ``write`` on an ``O_APPEND`` descriptor,
+then ``fsync``s, so an allowed call never runs before its record is on disk. Reading the
+previous line's hash and appending happen under an exclusive ``flock``, so processes that
+append to one file at once (parallel hook calls) keep one valid chain of whole lines. A short
+or failed write raises.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -18,6 +22,7 @@ from typing import TextIO
 
 from ..core.errors import AuditError, AuditFileError
 from ..core.protocols import AuditRecord
+from .audit_chain import EMPTY, ChainTail, chained_line, line_hash, read_tail
 
 __all__ = ["JsonlAuditSink", "TerminalAuditSink", "arguments_sha256", "canonical_json", "utc_now"]
 
@@ -67,15 +72,18 @@ class TerminalAuditSink:
 class JsonlAuditSink:
     """Append-only JSONL; ``fsync=False`` trades durability for speed."""
 
-    __slots__ = ("_fd", "_fsync", "_lock", "_path")
+    __slots__ = ("_end", "_fd", "_fsync", "_lock", "_path", "_tail")
 
     def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
         self._path = os.fspath(path)
         self._fsync = fsync
         self._lock = threading.Lock()
+        # The chain state after this sink's own last line, valid while the file ends there.
+        self._tail = EMPTY
+        self._end = -1
         try:
             self._fd: int | None = os.open(
-                self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600
+                self._path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600
             )
         except OSError as exc:
             raise AuditFileError(self._path, exc.strerror or str(exc)) from None
@@ -86,19 +94,36 @@ class JsonlAuditSink:
         return self._path
 
     def record(self, record: AuditRecord) -> None:
-        """Append one line; raise ``AuditError`` unless all of it was written (and synced)."""
-        line = (_LINE.encode(record.to_json()) + "\n").encode("utf-8")
+        """Append one chained line; raise ``AuditError`` unless all of it was written (and
+        synced)."""
+        body = _LINE.encode(record.to_json())
         with self._lock:
-            if self._fd is None:
+            fd = self._fd
+            if fd is None:
                 raise AuditError("audit file is closed")
             try:
-                written = os.write(self._fd, line)
-                if written != len(line):
-                    raise AuditError(f"short write to audit file {self._path}")
-                if self._fsync:
-                    os.fsync(self._fd)
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                try:
+                    self._append(fd, body)
+                finally:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
             except OSError as exc:
                 raise AuditError(f"cannot write audit file {self._path}: {exc.strerror}") from None
+
+    def _append(self, fd: int, body: str) -> None:
+        size = os.fstat(fd).st_size
+        # Another process appended since this sink's last line: read the tail again.
+        tail = self._tail if size == self._end else read_tail(fd, size)
+        line = chained_line(tail, body)
+        written = os.write(fd, line)
+        if written != len(line):
+            self._end = -1
+            raise AuditError(f"short write to audit file {self._path}")
+        if self._fsync:
+            os.fsync(fd)
+        own = line[1:-1] if tail.torn else line[:-1]
+        self._tail = ChainTail(line_hash(own), tail.seq + 1, False)
+        self._end = size + written
 
     def close(self) -> None:
         """Close the file; later records raise."""

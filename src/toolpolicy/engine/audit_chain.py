@@ -1,0 +1,71 @@
+"""The hash chain of a JSONL audit file: each line names the one before it.
+
+Every line starts ``{"seq":N,"prev":P,`` where ``N`` counts the lines of the file from 1 and
+``P`` is the sha256 (hex) of the previous line's bytes, without its newline; the first line
+has ``"prev":null`` and anchors the chain. Editing, inserting, deleting or reordering a line
+breaks the chain at the next line; the hash of the last line — the *head* — is what a reader
+keeps elsewhere to notice a truncated tail.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import NamedTuple
+
+__all__ = ["ChainTail", "chained_line", "line_hash", "read_tail"]
+
+_FIRST_CHUNK = 4096
+
+
+class ChainTail(NamedTuple):
+    """Where the next line goes: the previous line's hash and seq, and whether the file
+    ends in the middle of a line (a torn tail, which the next append first terminates)."""
+
+    prev: str | None
+    seq: int
+    torn: bool
+
+
+EMPTY = ChainTail(None, 0, False)
+
+
+def line_hash(line: bytes) -> str:
+    """The sha256 (hex) of one line's bytes, without its newline."""
+    return hashlib.sha256(line).hexdigest()
+
+
+def chained_line(tail: ChainTail, body: str) -> bytes:
+    """The bytes to append for the JSON object ``body`` after ``tail`` (newline included)."""
+    prev = "null" if tail.prev is None else f'"{tail.prev}"'
+    text = f'{{"seq":{tail.seq + 1},"prev":{prev},{body[1:]}\n'
+    data = text.encode("utf-8")
+    return b"\n" + data if tail.torn else data
+
+
+def read_tail(fd: int, size: int) -> ChainTail:
+    """The chain state at the end of the first ``size`` bytes of the file open at ``fd``."""
+    if size == 0:
+        return EMPTY
+    chunk = _FIRST_CHUNK
+    while True:
+        start = max(0, size - chunk)
+        data = os.pread(fd, size - start, start)
+        torn = not data.endswith(b"\n")
+        body = data if torn else data[:-1]
+        cut = body.rfind(b"\n")
+        if cut >= 0 or start == 0:
+            last = body[cut + 1 :]
+            return ChainTail(line_hash(last), _seq(last), torn)
+        chunk *= 4
+
+
+def _seq(line: bytes) -> int:
+    """The seq of a chained line; a line that is not one (torn, foreign) counts as 0, so the
+    chain restarts after it and ``verify`` reports the break."""
+    try:
+        seq = json.loads(line).get("seq")
+    except (ValueError, AttributeError):
+        return 0
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) and seq > 0 else 0
