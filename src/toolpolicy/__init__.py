@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .engine.audit import JsonlAuditSink, TerminalAuditSink
     from .engine.evaluate import Evaluation
     from .engine.gate import Gate
+    from .engine.otel_audit import OtelAuditSink
     from .engine.selection import ToolPolicy, load
     from .engine.terminal_approval import TerminalApproval
     from .tools.registry import ToolCall, ToolContext, ToolDefinition, ToolRegistry
@@ -59,6 +60,7 @@ _EXPORTS = {
     "Evaluation": "toolpolicy.engine.evaluate",
     "Gate": "toolpolicy.engine.gate",
     "JsonlAuditSink": "toolpolicy.engine.audit",
+    "OtelAuditSink": "toolpolicy.engine.otel_audit",
     "PermissionContractError": "toolpolicy.core",
     "PolicyLoadError": "toolpolicy.core",
     "Problem": "toolpolicy.core",
@@ -106,6 +108,7 @@ __all__ = [
     "Evaluation",
     "Gate",
     "JsonlAuditSink",
+    "OtelAuditSink",
     "PermissionContractError",
     "PolicyLoadError",
     "Problem",

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from types import FrameType
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
@@ -36,9 +36,13 @@ from ..engine.terminal_approval import TerminalApproval
 from .errors import EXIT_FAILED, EXIT_OK, fail, reports_errors
 from .selection import selection_from, selection_options
 
+if TYPE_CHECKING:
+    from ..engine.otel_audit import OtelAuditSink
+
 __all__ = ["EXIT_INTERRUPTED", "run_cmd"]
 
 EXIT_INTERRUPTED = 130
+OTLP = "otlp"
 SCRIPT_PROMPT = "Replay the scripted session."
 
 
@@ -68,11 +72,13 @@ SCRIPT_PROMPT = "Replay the scripted session."
 )
 @click.option(
     "--audit",
-    "audit_path",
-    default=None,
+    "audit_paths",
+    multiple=True,
     type=click.Path(dir_okay=False),
-    metavar="FILE",
-    help="Append every final decision to FILE as JSON lines.",
+    metavar="FILE|otlp",
+    help="Append every final decision to FILE as hash-chained JSON lines; `otlp` sends each "
+    "as an OpenTelemetry log record to $OTEL_EXPORTER_OTLP_ENDPOINT (needs the otel extra). "
+    "Repeatable.",
 )
 @click.option(
     "--audit-arguments",
@@ -94,7 +100,7 @@ def run_cmd(
     model: str | None,
     base_url: str | None,
     max_turns: int,
-    audit_path: str | None,
+    audit_paths: tuple[str, ...],
     audit_arguments: bool,
     transcript: str | None,
     **kwargs: Any,
@@ -129,8 +135,10 @@ def run_cmd(
     interrupted = threading.Event()
     with ExitStack() as stack:
         sinks: list[AuditSink] = [TerminalAuditSink(sys.stderr)]
-        if audit_path is not None:
-            sinks.append(stack.enter_context(_audit_file(audit_path)))
+        for target in audit_paths:
+            sink = _audit_sink(target)
+            stack.callback(sink.close)
+            sinks.append(sink)
         transcript_file = (
             stack.enter_context(open(transcript, "w", encoding="utf-8"))
             if transcript is not None
@@ -166,10 +174,15 @@ def _warn_without_sandbox(policy: ToolPolicy) -> None:
         )
 
 
-def _audit_file(path: str) -> JsonlAuditSink:
-    """The ``--audit`` file, opened for appending; a failure names the option."""
+def _audit_sink(target: str) -> JsonlAuditSink | OtelAuditSink:
+    """The sink for one ``--audit``: ``otlp``, or a file opened for appending; a failure
+    names the option."""
+    if target == OTLP:
+        from ..engine.otel_audit import OtelAuditSink
+
+        return OtelAuditSink()
     try:
-        return JsonlAuditSink(path)
+        return JsonlAuditSink(target)
     except AuditFileError as exc:
         raise fail(f"--audit {exc.path}: {exc.reason}") from None
 
