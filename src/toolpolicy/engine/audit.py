@@ -104,26 +104,22 @@ class JsonlAuditSink:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 try:
-                    self._append(fd, body)
+                    end = os.lseek(fd, 0, os.SEEK_END)
+                    # Another process appended since this sink's last line: read the tail.
+                    tail = self._tail if end == self._end else read_tail(fd, end)
+                    line = chained_line(tail, body)
+                    written = os.write(fd, line)
+                    if written != len(line):
+                        self._end = -1
+                        raise AuditError(f"short write to audit file {self._path}")
+                    if self._fsync:
+                        os.fsync(fd)
                 finally:
                     fcntl.flock(fd, fcntl.LOCK_UN)
             except OSError as exc:
                 raise AuditError(f"cannot write audit file {self._path}: {exc.strerror}") from None
-
-    def _append(self, fd: int, body: str) -> None:
-        size = os.fstat(fd).st_size
-        # Another process appended since this sink's last line: read the tail again.
-        tail = self._tail if size == self._end else read_tail(fd, size)
-        line = chained_line(tail, body)
-        written = os.write(fd, line)
-        if written != len(line):
-            self._end = -1
-            raise AuditError(f"short write to audit file {self._path}")
-        if self._fsync:
-            os.fsync(fd)
-        own = line[1:-1] if tail.torn else line[:-1]
-        self._tail = ChainTail(line_hash(own), tail.seq + 1, False)
-        self._end = size + written
+            self._tail = ChainTail(line_hash(line[1:-1] if tail.torn else line[:-1]), tail.seq + 1)
+            self._end = end + written
 
     def close(self) -> None:
         """Close the file; later records raise."""

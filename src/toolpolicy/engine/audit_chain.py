@@ -25,7 +25,7 @@ class ChainTail(NamedTuple):
 
     prev: str | None
     seq: int
-    torn: bool
+    torn: bool = False
 
 
 EMPTY = ChainTail(None, 0, False)
@@ -38,10 +38,12 @@ def line_hash(line: bytes) -> str:
 
 def chained_line(tail: ChainTail, body: str) -> bytes:
     """The bytes to append for the JSON object ``body`` after ``tail`` (newline included)."""
-    prev = "null" if tail.prev is None else f'"{tail.prev}"'
-    text = f'{{"seq":{tail.seq + 1},"prev":{prev},{body[1:]}\n'
-    data = text.encode("utf-8")
-    return b"\n" + data if tail.torn else data
+    prev, seq, torn = tail
+    if prev is None:
+        data = f'{{"seq":{seq + 1},"prev":null,{body[1:]}\n'.encode()
+    else:
+        data = f'{{"seq":{seq + 1},"prev":"{prev}",{body[1:]}\n'.encode()
+    return b"\n" + data if torn else data
 
 
 def read_tail(fd: int, size: int) -> ChainTail:
