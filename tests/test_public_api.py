@@ -30,3 +30,19 @@ def test_importing_the_package_loads_no_heavy_dependency() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_typed_imports_name_exactly_the_lazy_exports() -> None:
+    """The names mypy sees (the TYPE_CHECKING imports) are the names that resolve at run time."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(toolpolicy.__file__).read_text(encoding="utf-8"))
+    typed: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom)
+                typed.update(alias.name for alias in statement.names)
+    assert typed == set(toolpolicy.__all__) - {"__version__"}
+    assert sorted(dir(toolpolicy)) == sorted(toolpolicy.__all__)

@@ -11,35 +11,41 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .core import (
-        ApprovalOutcome,
-        ApprovalPolicy,
-        AuditError,
-        Behavior,
-        CallRejected,
-        ConfigurationError,
-        Decision,
-        Effect,
-        PermissionContractError,
-        PolicyLoadError,
-        Problem,
-        SandboxMode,
-        ToolPolicyError,
-        ToolResult,
-        WorkspacePathError,
-        is_tool_result,
-        tool_error,
-        tool_success,
-    )
-    from .core.protocols import ApprovalRequest, ApprovalResponder, AuditRecord, AuditSink
-    from .engine.approval import ApprovalService
-    from .engine.audit import JsonlAuditSink, TerminalAuditSink
-    from .engine.evaluate import Evaluation
-    from .engine.gate import Gate
-    from .engine.otel_audit import OtelAuditSink
-    from .engine.selection import ToolPolicy, load
-    from .engine.terminal_approval import TerminalApproval
-    from .tools.registry import ToolCall, ToolContext, ToolDefinition, ToolRegistry
+    from .core import ApprovalOutcome as ApprovalOutcome
+    from .core import ApprovalPolicy as ApprovalPolicy
+    from .core import AuditError as AuditError
+    from .core import Behavior as Behavior
+    from .core import CallRejected as CallRejected
+    from .core import ConfigurationError as ConfigurationError
+    from .core import Decision as Decision
+    from .core import Effect as Effect
+    from .core import PermissionContractError as PermissionContractError
+    from .core import PolicyLoadError as PolicyLoadError
+    from .core import Problem as Problem
+    from .core import SandboxMode as SandboxMode
+    from .core import ToolPolicyError as ToolPolicyError
+    from .core import ToolResult as ToolResult
+    from .core import WorkspacePathError as WorkspacePathError
+    from .core import is_tool_result as is_tool_result
+    from .core import tool_error as tool_error
+    from .core import tool_success as tool_success
+    from .core.protocols import ApprovalRequest as ApprovalRequest
+    from .core.protocols import ApprovalResponder as ApprovalResponder
+    from .core.protocols import AuditRecord as AuditRecord
+    from .core.protocols import AuditSink as AuditSink
+    from .engine.approval import ApprovalService as ApprovalService
+    from .engine.audit import JsonlAuditSink as JsonlAuditSink
+    from .engine.audit import TerminalAuditSink as TerminalAuditSink
+    from .engine.evaluate import Evaluation as Evaluation
+    from .engine.gate import Gate as Gate
+    from .engine.otel_audit import OtelAuditSink as OtelAuditSink
+    from .engine.selection import ToolPolicy as ToolPolicy
+    from .engine.selection import load as load
+    from .engine.terminal_approval import TerminalApproval as TerminalApproval
+    from .tools.registry import ToolCall as ToolCall
+    from .tools.registry import ToolContext as ToolContext
+    from .tools.registry import ToolDefinition as ToolDefinition
+    from .tools.registry import ToolRegistry as ToolRegistry
 
 # Exports load on first use, so that ``toolpolicy hook`` — a process per tool call — pays
 # only for the modules its fast path needs.
@@ -91,41 +97,8 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = [
-    "ApprovalOutcome",
-    "ApprovalPolicy",
-    "ApprovalRequest",
-    "ApprovalResponder",
-    "ApprovalService",
-    "AuditError",
-    "AuditRecord",
-    "AuditSink",
-    "Behavior",
-    "CallRejected",
-    "ConfigurationError",
-    "Decision",
-    "Effect",
-    "Evaluation",
-    "Gate",
-    "JsonlAuditSink",
-    "OtelAuditSink",
-    "PermissionContractError",
-    "PolicyLoadError",
-    "Problem",
-    "SandboxMode",
-    "TerminalApproval",
-    "TerminalAuditSink",
-    "ToolCall",
-    "ToolContext",
-    "ToolDefinition",
-    "ToolPolicy",
-    "ToolPolicyError",
-    "ToolRegistry",
-    "ToolResult",
-    "WorkspacePathError",
-    "__version__",
-    "is_tool_result",
-    "load",
-    "tool_error",
-    "tool_success",
-]
+__all__ = [*sorted(_EXPORTS), "__version__"]
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
