@@ -220,12 +220,19 @@ def test_a_plain_trailing_slash_matches_only_paths_marked_as_directories() -> No
         ("c:x", False, "invalid glob 'c:x': drive paths are not allowed"),
         (
             "~/.ssh/*",
+            False,
+            "invalid glob '~/.ssh/*': '~' is only understood as '~/' (the home folder) in rule "
+            "paths",
+        ),
+        (
+            "~x",
             True,
-            "invalid glob '~/.ssh/*': '~' is not expanded; patterns are relative to the workspace",
+            "invalid glob '~x': '~' is only understood as '~/' (the home folder) in rule paths",
         ),
         ("!keep.txt", True, "invalid glob '!keep.txt': '!' negation is not supported in a pattern"),
         ("/", True, "invalid glob '/': the pattern names no path"),
-        ("//a", True, "invalid glob '//a': empty path segment ('//')"),
+        ("///a", True, "invalid glob '///a': empty path segment ('//')"),
+        ("//", True, "invalid glob '//': the pattern names no path"),
         ("a//b", False, "invalid glob 'a//b': empty path segment ('//')"),
         ("a/../b", True, "invalid glob 'a/../b': '..' segments are not allowed"),
         ("../b", False, "invalid glob '../b': '..' segments are not allowed"),
@@ -306,3 +313,43 @@ _pattern_segments = st.sampled_from(
 def test_compiled_globs_agree_with_the_segment_definition(pattern: str, path: str) -> None:
     assert plain(pattern).matches(path) == _reference(pattern.split("/"), path.split("/"))
     assert gitignore(pattern).matches(path) == _reference_gitignore(pattern, path)
+
+
+# --- absolute (//) and home (~/) patterns -----------------------------------------------------
+
+
+def test_an_absolute_pattern_matches_absolute_paths_only() -> None:
+    pattern = gitignore("//etc/shadow")
+    assert pattern.outside and pattern.root == "//"
+    assert pattern.matches_absolute("/etc/shadow", "/home/u")
+    assert not pattern.matches_absolute("/etc/shadow.bak", "/home/u")
+    assert not pattern.matches("etc/shadow")  # a workspace path is never an absolute one
+    assert repr(pattern) == "GlobPattern(text='//etc/shadow', gitignore=True, root='//')"
+
+
+def test_a_home_pattern_stands_for_the_home_folder_given() -> None:
+    pattern = gitignore("~/.ssh/**")
+    assert pattern.matches_absolute("/home/u/.ssh/id_rsa", "/home/u")
+    assert not pattern.matches_absolute("/home/other/.ssh/id_rsa", "/home/u")
+    assert not pattern.matches_absolute("/home/u/.ssh", "/home/u")  # ** needs something below
+    assert not pattern.matches_absolute("/.ssh/id_rsa", "/")  # no home, no match
+    assert not pattern.matches(".ssh/id_rsa")
+
+
+def test_a_single_leading_slash_still_anchors_at_the_workspace_root() -> None:
+    pattern = gitignore("/etc/hosts")
+    assert not pattern.outside
+    assert pattern.matches("etc/hosts")
+    assert not pattern.matches_absolute("/etc/hosts", "/home/u")
+
+
+@pytest.mark.parametrize("text", ["//", "~/", "///etc", "~", "~user/x", "//a/../b"])
+def test_malformed_outside_patterns_are_refused(text: str) -> None:
+    with pytest.raises(GlobError):
+        gitignore(text)
+
+
+@pytest.mark.parametrize("text", ["//etc/*", "~/.ssh/*"])
+def test_the_glob_tool_never_takes_an_outside_pattern(text: str) -> None:
+    with pytest.raises(GlobError):
+        plain(text)

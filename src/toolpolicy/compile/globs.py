@@ -6,7 +6,10 @@ Two flavours share one syntax (``*`` inside a segment, ``**`` across segments, `
 * ``gitignore=True`` — rule ``paths``: a pattern without a slash (other than a trailing one)
   matches at any depth; a pattern with a slash, or a leading ``/``, is anchored at the
   workspace root; a trailing ``/`` means a directory; and a pattern that matches a directory
-  also covers everything below it, so a deny on a folder covers its content.
+  also covers everything below it, so a deny on a folder covers its content. Two prefixes
+  name files outside the workspace, as in Claude Code's own permission rules: ``//`` an
+  absolute path (``//etc/shadow``) and ``~/`` the home folder (``~/.ssh/**``); such a pattern
+  is anchored at that root and is matched by :meth:`GlobPattern.matches_absolute` only.
 * ``gitignore=False`` — what the ``glob`` tool uses: always anchored (``*.py`` is top level
   only), no directory-content rule.
 
@@ -23,6 +26,10 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 __all__ = ["MAX_GLOB_LENGTH", "GlobError", "GlobPattern", "compile_glob"]
+
+WORKSPACE = ""
+ABSOLUTE = "//"
+HOME = "~/"
 
 MAX_GLOB_LENGTH = 1024
 
@@ -42,27 +49,58 @@ class GlobPattern(NamedTuple):
     text: str
     gitignore: bool
     fullmatch: Callable[[str], re.Match[str] | None]
+    root: str = WORKSPACE
+    """Where the pattern is anchored: the workspace (``""``), ``"//"`` or ``"~/"``."""
+
+    @property
+    def outside(self) -> bool:
+        """True for an absolute or home pattern: it names files wherever they are."""
+        return self.root != WORKSPACE
 
     def matches(self, path: str) -> bool:
-        """Whether the normalized relative POSIX ``path`` (e.g. ``"src/a/b.py"``) matches."""
-        return self.fullmatch(path) is not None
+        """Whether the normalized relative POSIX ``path`` (e.g. ``"src/a/b.py"``) matches.
+
+        An absolute or home pattern never matches a workspace-relative path.
+        """
+        return self.root == WORKSPACE and self.fullmatch(path) is not None
+
+    def matches_absolute(self, path: str, home: str) -> bool:
+        """Whether the absolute normalized POSIX ``path`` matches an absolute or home pattern.
+
+        ``home`` is the home folder (absolute, no trailing slash) a ``~/`` pattern stands for.
+        """
+        if self.root == ABSOLUTE:
+            return path.startswith("/") and self.fullmatch(path[1:]) is not None
+        if self.root == HOME and home not in ("", "/"):
+            prefix = home + "/"
+            return path.startswith(prefix) and self.fullmatch(path[len(prefix) :]) is not None
+        return False
 
     def __repr__(self) -> str:
-        return f"GlobPattern(text={self.text!r}, gitignore={self.gitignore})"
+        shown = f", root={self.root!r}" if self.root else ""
+        return f"GlobPattern(text={self.text!r}, gitignore={self.gitignore}{shown})"
 
 
 def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
     """Compile ``text`` once; raise :class:`GlobError` when the pattern is invalid.
 
     Invalid: empty, too long, control characters, a backslash, leading or trailing blanks,
-    an absolute path (a leading ``/`` outside gitignore mode, a drive, ``~``), empty, ``.``
-    or ``..`` segments, an unclosed ``[``, a reversed range or one that spans ``/``, and in
-    gitignore mode a leading ``!`` (negation is expressed by rules, not patterns).
+    an absolute path outside gitignore mode (a leading ``/``, ``~``), a drive, ``~`` not
+    followed by ``/``, empty, ``.`` or ``..`` segments, an unclosed ``[``, a reversed range or
+    one that spans ``/``, and in gitignore mode a leading ``!`` (negation is expressed by
+    rules, not patterns).
     """
     _check_text(text, gitignore=gitignore)
     body = text
     anchored = not gitignore
-    if body.startswith("/"):
+    root = WORKSPACE
+    if gitignore and text.startswith((ABSOLUTE, HOME)):
+        root = text[:2]
+        body = text[2:]
+        anchored = True
+        if body.startswith("/"):
+            raise GlobError(f"invalid glob {text!r}: empty path segment ('//')")
+    elif body.startswith("/"):
         body = body[1:]
         anchored = True
     directory = body.endswith("/")
@@ -86,7 +124,7 @@ def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
     elif gitignore and segments[-1] != _DOUBLE_STAR:
         regex += "(?:/.*)?"
     compiled = re.compile(regex, re.DOTALL)
-    return GlobPattern(text=text, gitignore=gitignore, fullmatch=compiled.fullmatch)
+    return GlobPattern(text=text, gitignore=gitignore, fullmatch=compiled.fullmatch, root=root)
 
 
 def _check_text(text: str, *, gitignore: bool) -> None:
@@ -108,9 +146,9 @@ def _check_text(text: str, *, gitignore: bool) -> None:
         raise GlobError(f"invalid glob {text!r}: absolute paths are not allowed")
     if _DRIVE.match(text):
         raise GlobError(f"invalid glob {text!r}: drive paths are not allowed")
-    if text.startswith("~"):
+    if text.startswith("~") and not (gitignore and text.startswith(HOME)):
         raise GlobError(
-            f"invalid glob {text!r}: '~' is not expanded; patterns are relative to the workspace"
+            f"invalid glob {text!r}: '~' is only understood as '~/' (the home folder) in rule paths"
         )
     if gitignore and text.startswith("!"):
         raise GlobError(f"invalid glob {text!r}: '!' negation is not supported in a pattern")

@@ -32,6 +32,8 @@ class ToolBucket(NamedTuple):
     path_unkeyed: tuple[CompiledRule, ...]
     by_word: Mapping[str, tuple[CompiledRule, ...]]
     command_unkeyed: tuple[CompiledRule, ...]
+    has_outside_paths: bool = False
+    """True when some rule names an absolute (``//``) or home (``~/``) path."""
 
     @classmethod
     def build(cls, rules: Iterable[CompiledRule]) -> ToolBucket:
@@ -58,6 +60,7 @@ class ToolBucket(NamedTuple):
             path_unkeyed=tuple(path_unkeyed),
             by_word=MappingProxyType({k: tuple(v) for k, v in by_word.items()}),
             command_unkeyed=tuple(command_unkeyed),
+            has_outside_paths=any(p.outside for r in path_unkeyed for p in r.paths or ()),
         )
 
     @property
@@ -79,6 +82,8 @@ class ToolBucket(NamedTuple):
         """The rules that can match ``facts``, in declaration order."""
         groups: list[tuple[CompiledRule, ...]] = [self.plain]
         path = facts.path
+        if facts.absolute and self.path_unkeyed:
+            groups.append(self.path_unkeyed)
         if path is not None and (self.by_segment or self.path_unkeyed):
             groups.append(self.by_segment.get(path.split("/", 1)[0], ()))
             groups.append(self.path_unkeyed)
@@ -113,7 +118,10 @@ def _file(
 
 
 def _segment_key(pattern: str) -> str | None:
-    """The literal first segment of an anchored gitignore pattern, else ``None``."""
+    """The literal first segment of an anchored gitignore pattern, else ``None`` (an absolute
+    or home pattern has no workspace segment)."""
+    if pattern.startswith(("//", "~/")):
+        return None
     body = pattern.rstrip("/")
     if "/" not in body:
         return None  # matches at any depth
@@ -133,6 +141,11 @@ class RuleView(NamedTuple):
     def has_path_rules(self) -> bool:
         """True when some rule looks at paths."""
         return self.own.has_path_rules or self.shared.has_path_rules
+
+    @property
+    def has_outside_paths(self) -> bool:
+        """True when some rule names an absolute (``//``) or home (``~/``) path."""
+        return self.own.has_outside_paths or self.shared.has_outside_paths
 
     @property
     def has_command_rules(self) -> bool:

@@ -2,7 +2,8 @@
 
 A rule's ``match`` fields must all hold; values within one field are alternatives.
 ``paths`` on a symlink: an allow must match both the path as written and its resolved target,
-a deny or ask hits if either matches. ``commands``: an allow needs every simple command of
+a deny or ask hits if either matches; an absolute (``//``) or home (``~/``) pattern is matched
+the same way against the call's absolute spellings, wherever the file is. ``commands``: an allow needs every simple command of
 the line to start with one of the rule's prefixes (and the line must parse); a deny or ask
 hits when any simple command has the prefix's words in order (options may stand between
 them), even on a line that did not parse.
@@ -27,7 +28,9 @@ class CallFacts(NamedTuple):
     ``path`` is the normalized workspace-relative path (``None`` when the tool has no path
     argument or the path cannot be normalized); ``target`` is the workspace-relative path of
     the symlink-resolved target (equal to ``path`` for a plain file, ``None`` when it is
-    outside or unknown).
+    outside or unknown). ``absolute`` holds the absolute spellings of the file — as written,
+    then resolved — that absolute and home patterns see (empty when no rule needs them);
+    ``home`` is the home folder a ``~/`` pattern stands for.
     """
 
     tool: str
@@ -35,6 +38,8 @@ class CallFacts(NamedTuple):
     path: str | None = None
     target: str | None = None
     command: CommandLine | None = None
+    absolute: tuple[str, ...] = ()
+    home: str = ""
 
 
 class CompiledRule(NamedTuple):
@@ -67,6 +72,19 @@ class CompiledRule(NamedTuple):
         return self.commands is None or self._commands_match(self.commands, facts.command)
 
     def _paths_match(self, patterns: tuple[GlobPattern, ...], facts: CallFacts) -> bool:
+        return self._relative_match(patterns, facts) or self._absolute_match(patterns, facts)
+
+    def _absolute_match(self, patterns: tuple[GlobPattern, ...], facts: CallFacts) -> bool:
+        spellings = facts.absolute
+        if not spellings:
+            return False
+        outside = [p for p in patterns if p.outside]
+        if not outside:
+            return False
+        hits = (any(p.matches_absolute(a, facts.home) for p in outside) for a in spellings)
+        return all(hits) if self.behavior is Behavior.ALLOW else any(hits)
+
+    def _relative_match(self, patterns: tuple[GlobPattern, ...], facts: CallFacts) -> bool:
         path = facts.path
         if path is None:
             return False

@@ -105,6 +105,11 @@ class AuditSink(Protocol):
 class PathBoundary(Protocol):
     """Answers whether a model-supplied path stays inside the workspace."""
 
+    @property
+    def root(self) -> str:
+        """The real absolute path of the workspace."""
+        ...
+
     def contains(self, path: str) -> bool:
         """False for a path outside; raises when the path cannot be resolved safely."""
         ...

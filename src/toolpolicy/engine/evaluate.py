@@ -7,6 +7,7 @@ library, and keeps every candidate for ``explain`` and the audit record.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -249,19 +250,12 @@ class DecisionEngine:
         """
         path: str | None = None
         target: str | None = None
+        absolute: tuple[str, ...] = ()
         raw_path = request.path
         if bucket.has_path_rules and raw_path is not None:
-            # The same normalization the file tools use: a rule sees the path the handler
-            # would open, whatever separators or dots the model wrote.
-            try:
-                path = normalized_path(raw_path)
-            except WorkspacePathError:
-                path = None
-            if path is not None:
-                try:
-                    target = resolved or self._boundary.target_relative(raw_path)
-                except Exception:
-                    target = None
+            path, target, absolute = self._path_facts(
+                raw_path, resolved, bucket.has_outside_paths
+            )
         command: CommandLine | None = None
         if bucket.has_command_rules and request.definition.effect is Effect.EXECUTE:
             text = request.arguments.get("command")
@@ -273,4 +267,58 @@ class DecisionEngine:
             path=path,
             target=target,
             command=command,
+            absolute=absolute,
+            home=os.path.expanduser("~") if absolute else "",
         )
+
+    def _path_facts(
+        self, raw_path: str, resolved: str | None, outside_rules: bool
+    ) -> tuple[str | None, str | None, tuple[str, ...]]:
+        """``(path, target, absolute)`` for ``CallFacts``.
+
+        A relative path gets the same normalization the file tools use: a rule sees the path
+        the handler would open, whatever separators or dots the model wrote. An absolute path
+        (an agent's tool opens it as given) is resolved the way the kernel reads it; where it
+        lands inside the workspace, workspace rules see it too.
+        """
+        root = self._boundary.root
+        if raw_path.startswith("/"):
+            lexical = "/" + os.path.normpath(raw_path).lstrip("/")
+            try:
+                real = os.path.realpath(raw_path)
+            except (OSError, ValueError):
+                real = lexical
+            target = _inside(root, real)
+            path = _inside(root, lexical)
+            return (path if path is not None else target), target, _spellings(lexical, real)
+        try:
+            path = normalized_path(raw_path)
+        except WorkspacePathError:
+            return None, None, ()
+        try:
+            target = resolved or self._boundary.target_relative(raw_path)
+        except Exception:
+            target = None
+        if not outside_rules:
+            return path, target, ()
+        lexical = os.path.join(root, path) if path else root
+        if target is not None:
+            real = os.path.join(root, target) if target else root
+        else:
+            try:
+                real = os.path.realpath(os.path.join(root, raw_path))
+            except (OSError, ValueError):
+                real = lexical
+        return path, target, _spellings(lexical, real)
+
+
+def _inside(root: str, path: str) -> str | None:
+    """``path`` relative to ``root`` as a POSIX string (``""`` for the root), else ``None``."""
+    if path == root:
+        return ""
+    prefix = root if root.endswith("/") else root + "/"
+    return path[len(prefix) :] if path.startswith(prefix) else None
+
+
+def _spellings(lexical: str, real: str) -> tuple[str, ...]:
+    return (lexical,) if lexical == real else (lexical, real)

@@ -1,12 +1,20 @@
-"""Claude Code's PreToolUse event, mapped onto toolpolicy's tools, and the answer it expects.
+"""Claude Code: its tools as data, its hook events, its answers and its permission modes.
 
-Claude Code sends ``{"hook_event_name": "PreToolUse", "session_id", "cwd", "tool_name",
-"tool_input", "tool_use_id", ...}`` and reads ``{"hookSpecificOutput": {"hookEventName":
-"PreToolUse", "permissionDecision": "allow"|"deny"|"ask", "permissionDecisionReason": ...}}``.
-Paths arrive absolute: a path inside ``cwd`` (the workspace) becomes relative, a path outside
-stays absolute, so the workspace boundary denies a write there. A tool with no counterpart
-here (``mcp__server__tool``, ``WebFetch`` ...) is decided by name with the ``execute``
-effect: the default is ask, never a silent allow.
+Sources, checked for Claude Code 2.1.197 and 2.1.332:
+
+* the hooks reference, https://code.claude.com/docs/en/hooks (event input: ``session_id``,
+  ``cwd``, ``permission_mode``, ``hook_event_name``, ``tool_name``, ``tool_input``,
+  ``tool_use_id``; PreToolUse output ``hookSpecificOutput.permissionDecision`` allow / deny /
+  ask with ``permissionDecisionReason``; PermissionRequest output
+  ``hookSpecificOutput.decision.behavior`` allow / deny with ``message``; exit 2 blocks);
+* the tools reference, https://code.claude.com/docs/en/tools-reference (the tool names and
+  which of them Claude Code itself asks about);
+* what the real clients sent and honoured (``realclients/README.md``): 2.1.332 offers
+  ``ToolSearch`` and ``Task*`` and no longer ``Glob``, ``Grep`` or ``LS``; the older names
+  stay in the catalog for older versions.
+
+Claude Code sends absolute paths; ``cwd`` follows the shell's ``cd``, so the workspace is
+``$CLAUDE_PROJECT_DIR`` when it is set.
 """
 
 from __future__ import annotations
@@ -15,149 +23,193 @@ import json
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..core.decision import Decision
-from ..core.vocabulary import Effect
-from ..tools.arguments import ArgumentSpec
-from ..tools.registry import PreparedCall, ToolCall, ToolDefinition, ToolSnapshot
+from ..core.vocabulary import Behavior, Effect
+from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, HookError, Kind
 
-__all__ = ["HookError", "HookEvent", "answer", "parse_event", "prepare_event"]
+__all__ = ["CATALOG", "CLAUDE_CODE", "ClaudeCode", "MAX_EVENT_BYTES", "PLAN_MODE_WRITE"]
 
 MAX_EVENT_BYTES = 8 * 1024 * 1024
-_EXTERNAL_SPEC = ArgumentSpec(())
 
+_READ = Effect.READ
+_WRITE = Effect.WRITE
+_EXECUTE = Effect.EXECUTE
+_BOOKKEEPING = CatalogEntry(Kind.BOOKKEEPING, _READ)
 
-class HookError(ValueError):
-    """The event cannot be decided: the hook exits 2 (Claude Code blocks the call)."""
-
-
-class HookEvent(NamedTuple):
-    """The fields of a PreToolUse event that a decision needs."""
-
-    session_id: str
-    tool_use_id: str
-    cwd: str
-    tool_name: str
-    tool_input: Mapping[str, Any]
-
-
-def parse_event(raw: bytes) -> HookEvent:
-    """Parse and check one event; anything unexpected is a ``HookError``."""
-    if len(raw) > MAX_EVENT_BYTES:
-        raise HookError("event is larger than 8 MiB")
-    try:
-        event = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise HookError("stdin is not a JSON event") from None
-    if not isinstance(event, dict):
-        raise HookError("the event is not a JSON object")
-    name = event.get("hook_event_name")
-    if name != "PreToolUse":
-        raise HookError(f"expected a PreToolUse event, got {name!r}")
-    fields = {k: event.get(k) for k in ("session_id", "cwd", "tool_name")}
-    for key, value in fields.items():
-        if not isinstance(value, str) or not value:
-            raise HookError(f"the event has no {key}")
-    tool_input = event.get("tool_input", {})
-    if not isinstance(tool_input, dict):
-        raise HookError("tool_input is not an object")
-    cwd = str(fields["cwd"])
-    if not os.path.isabs(cwd) or not os.path.isdir(cwd):
-        raise HookError(f"cwd is not an existing absolute directory: {cwd}")
-    tool_use_id = event.get("tool_use_id")
-    return HookEvent(
-        session_id=str(fields["session_id"]),
-        tool_use_id=tool_use_id if isinstance(tool_use_id, str) else "",
-        cwd=cwd,
-        tool_name=str(fields["tool_name"]),
-        tool_input=MappingProxyType(tool_input),
-    )
-
-
-def relative_to_workspace(path: str, cwd: str) -> str:
-    """``path`` relative to ``cwd`` when it is inside it; otherwise unchanged (absolute).
-
-    The agent's own tool, not ours, opens the path, so it is read the way the kernel reads
-    it: ``~`` is the home folder, and a ``..`` after a symlinked folder climbs from the
-    link's target — the path is resolved before it is compared, never normalized as text.
-    """
-    if path.startswith("~"):
-        path = os.path.expanduser(path)
-    if not os.path.isabs(path):
-        path = os.path.join(cwd, path)
-    parts = path.split(os.sep)
-    target = os.path.realpath(path) if ".." in parts else os.path.normpath(path)
-    for root in dict.fromkeys((os.path.normpath(cwd), os.path.realpath(cwd))):
-        if target == root:
-            return "."
-        if target.startswith(root.rstrip(os.sep) + os.sep):
-            return os.path.relpath(target, root)
-    return target
-
-
-def _text(tool_input: Mapping[str, Any], key: str) -> str:
-    value = tool_input.get(key)
-    if not isinstance(value, str):
-        raise HookError(f"tool_input.{key} is not a string")
-    return value
-
-
-def _mapped(event: HookEvent) -> tuple[str, dict[str, object]] | None:
-    given, cwd, name = event.tool_input, event.cwd, event.tool_name
-    if name == "Bash":
-        return "shell", {"command": _text(given, "command")}
-    if name in ("Read", "LS", "Grep"):
-        key = "file_path" if name == "Read" else "path"
-        raw = given.get(key)
-        path = raw if isinstance(raw, str) and raw else cwd
-        return "read_file", {"path": relative_to_workspace(path, cwd)}
-    if name == "Glob":
-        return "glob", {"pattern": _text(given, "pattern")}
-    if name == "Write":
-        path = relative_to_workspace(_text(given, "file_path"), cwd)
-        return "write_file", {"path": path, "content": _text(given, "content")}
-    if name in ("Edit", "MultiEdit", "NotebookEdit"):
-        key = "notebook_path" if name == "NotebookEdit" else "file_path"
-        path = relative_to_workspace(_text(given, key), cwd)
-        edits = given.get("edits")
-        first = (
-            edits[0] if isinstance(edits, list) and edits and isinstance(edits[0], dict) else given
-        )
-        old, new = first.get("old_string", ""), first.get("new_string", given.get("new_source", ""))
-        return "edit_file", {
-            "path": path,
-            "old_string": old if isinstance(old, str) else "",
-            "new_string": new if isinstance(new, str) else "",
-        }
-    return None
-
-
-def prepare_event(event: HookEvent, tools: ToolSnapshot) -> PreparedCall:
-    """The prepared call for ``event``: a built-in tool, or the external tool by name."""
-    mapped = _mapped(event)
-    if mapped is not None:
-        tool, arguments = mapped
-        return tools.prepare(ToolCall(event.tool_use_id, tool, arguments))
-    definition = ToolDefinition(
-        name=event.tool_name,
-        description="a tool of the calling agent",
-        arguments=_EXTERNAL_SPEC,
-        effect=Effect.EXECUTE,
-    )
-    return PreparedCall(
-        ToolCall(event.tool_use_id, event.tool_name, dict(event.tool_input)),
-        definition=definition,
-        arguments=MappingProxyType(dict(event.tool_input)),
-    )
-
-
-def answer(decision: Decision) -> dict[str, Any]:
-    """Claude Code's hook output for a final allow, ask or deny."""
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": decision.behavior.label,
-            "permissionDecisionReason": decision.reason,
-        }
+CATALOG: Mapping[str, CatalogEntry] = MappingProxyType(
+    {
+        # commands
+        "Bash": CatalogEntry(Kind.SHELL, _EXECUTE, command="command", tool="shell"),
+        "PowerShell": CatalogEntry(Kind.SHELL, _EXECUTE, command="command", tool="shell"),
+        # files
+        "Read": CatalogEntry(Kind.READ, _READ, paths=("file_path",), tool="read_file"),
+        "NotebookRead": CatalogEntry(Kind.READ, _READ, paths=("notebook_path",), tool="read_file"),
+        "LS": CatalogEntry(Kind.LIST, _READ, paths=("path",), tool="read_file"),
+        "Write": CatalogEntry(Kind.WRITE, _WRITE, paths=("file_path",), tool="write_file"),
+        "Edit": CatalogEntry(Kind.EDIT, _WRITE, paths=("file_path",), tool="edit_file"),
+        "MultiEdit": CatalogEntry(Kind.EDIT, _WRITE, paths=("file_path",), tool="edit_file"),
+        "NotebookEdit": CatalogEntry(
+            Kind.EDIT, _WRITE, paths=("notebook_path",), tool="edit_file"
+        ),
+        # searches and listings, decided on the scope they read
+        "Glob": CatalogEntry(
+            Kind.LIST, _READ, paths=("path",), filters=("pattern",), tool="read_file"
+        ),
+        "Grep": CatalogEntry(
+            Kind.SEARCH, _READ, paths=("path",), filters=("glob", "type"), tool="read_file"
+        ),
+        # the network: read effect, so Claude Code's own prompt applies unless a rule speaks
+        "WebFetch": CatalogEntry(Kind.BY_NAME, _READ),
+        "WebSearch": CatalogEntry(Kind.BY_NAME, _READ),
+        # Claude Code's bookkeeping: whatever it leads to arrives as calls of its own
+        **{
+            name: _BOOKKEEPING
+            for name in (
+                "Agent",
+                "AskUserQuestion",
+                "BashOutput",
+                "CronCreate",
+                "CronDelete",
+                "CronList",
+                "EnterPlanMode",
+                "ExitPlanMode",
+                "KillShell",
+                "ListMcpResourcesTool",
+                "SendMessage",
+                "Skill",
+                "SlashCommand",
+                "Task",
+                "TaskCreate",
+                "TaskGet",
+                "TaskList",
+                "TaskOutput",
+                "TaskStop",
+                "TaskUpdate",
+                "TodoWrite",
+                "ToolSearch",
+            )
+        },
     }
+)
+"""Claude Code's tools. A name not listed here is decided by name: ``mcp__server__tool``
+and any other tool with the execute effect (a profile default asks)."""
+
+_BY_NAME = CatalogEntry(Kind.BY_NAME, _EXECUTE)
+
+_EVENTS = {
+    "PreToolUse": EventKind.PRE_TOOL_USE,
+    "PermissionRequest": EventKind.PERMISSION_REQUEST,
+    "PostToolUse": EventKind.POST_TOOL_USE,
+    "SessionStart": EventKind.SESSION_START,
+}
+_TOOL_EVENTS = (EventKind.PRE_TOOL_USE, EventKind.PERMISSION_REQUEST, EventKind.POST_TOOL_USE)
+
+PLAN_MODE_WRITE = Decision(
+    Behavior.DENY, "Claude Code is in plan mode: no file is written", "permission-mode"
+)
+
+
+class ClaudeCode:
+    """The Claude Code adapter (``ADAPTERS["claude-code"]``)."""
+
+    name = "claude-code"
+    catalog = CATALOG
+
+    def entry(self, tool_name: str) -> CatalogEntry:
+        """The catalog entry; ``mcp__*`` and unknown tools are decided by name (execute)."""
+        return CATALOG.get(tool_name, _BY_NAME)
+
+    def parse(self, raw: bytes) -> AgentEvent:
+        """Parse and check one event; anything unexpected is a ``HookError``."""
+        if len(raw) > MAX_EVENT_BYTES:
+            raise HookError("event is larger than 8 MiB")
+        try:
+            event = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise HookError("stdin is not a JSON event") from None
+        if not isinstance(event, dict):
+            raise HookError("the event is not a JSON object")
+        name = event.get("hook_event_name")
+        kind = _EVENTS.get(name, EventKind.OTHER) if isinstance(name, str) else EventKind.OTHER
+        mode = event.get("permission_mode")
+        if kind is EventKind.OTHER:
+            return AgentEvent(kind, str(name), "", "", "", "", MappingProxyType({}), "")
+        required = ("session_id", "cwd", "tool_name") if kind in _TOOL_EVENTS else ("cwd",)
+        for key in required:
+            value = event.get(key)
+            if not isinstance(value, str) or not value:
+                raise HookError(f"the event has no {key}")
+        tool_input = event.get("tool_input", {})
+        if not isinstance(tool_input, dict):
+            raise HookError("tool_input is not an object")
+        cwd = str(event["cwd"])
+        if not os.path.isabs(cwd) or not os.path.isdir(cwd):
+            raise HookError(f"cwd is not an existing absolute directory: {cwd}")
+        return AgentEvent(
+            kind=kind,
+            name=str(name),
+            session_id=_text_or_empty(event.get("session_id")),
+            tool_use_id=_text_or_empty(event.get("tool_use_id")),
+            cwd=cwd,
+            tool_name=_text_or_empty(event.get("tool_name")),
+            tool_input=MappingProxyType(tool_input),
+            permission_mode=mode if isinstance(mode, str) else "default",
+        )
+
+    def workspace(self, event: AgentEvent, given: str | None) -> str:
+        """``$CLAUDE_PROJECT_DIR``, else ``given`` (``--workspace``), else the event's cwd."""
+        chosen = os.environ.get("CLAUDE_PROJECT_DIR") or given or event.cwd
+        if not os.path.isabs(chosen) or not os.path.isdir(chosen):
+            raise HookError(f"the workspace is not an existing absolute directory: {chosen}")
+        return chosen
+
+    def adjust(self, event: AgentEvent, entry: CatalogEntry, answer: Answer) -> Answer:
+        """Claude Code's ``permission_mode`` (the table is in the README).
+
+        ``plan``: every file write is denied. ``dontAsk``: an ask becomes a deny with the
+        ``never`` wording. ``acceptEdits``: an ask on a file edit (inside the workspace: the
+        boundary denied the rest) is left to Claude Code, the human accepted edits.
+        ``default`` and ``bypassPermissions``: unchanged (an ask still goes to the prompt).
+        """
+        mode = event.permission_mode
+        decision = answer.decision
+        behavior = decision.behavior
+        writes = entry.kind in (Kind.WRITE, Kind.EDIT)
+        if mode == "plan" and writes and behavior is not Behavior.DENY:
+            return Answer(PLAN_MODE_WRITE, True)
+        if mode == "dontAsk" and behavior is Behavior.ASK:
+            never = Decision(
+                Behavior.DENY, f"Approval policy is never: {decision.reason}", "approval-policy"
+            )
+            return Answer(never, True)
+        if mode == "acceptEdits" and writes and behavior is Behavior.ASK:
+            return Answer(decision, False)
+        return answer
+
+    def render(self, event: AgentEvent, answer: Answer) -> str:
+        """The JSON line Claude Code reads, or ``""`` for no opinion."""
+        if not answer.speak:
+            return ""
+        decision = answer.decision
+        output: dict[str, Any]
+        if event.kind is EventKind.PERMISSION_REQUEST:
+            verdict: dict[str, str] = {"behavior": decision.behavior.label}
+            if decision.behavior is Behavior.DENY:
+                verdict["message"] = decision.reason
+            output = {"hookEventName": "PermissionRequest", "decision": verdict}
+        else:
+            output = {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": decision.behavior.label,
+                "permissionDecisionReason": decision.reason,
+            }
+        return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False) + "\n"
+
+
+def _text_or_empty(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+CLAUDE_CODE = ClaudeCode()

@@ -1,27 +1,30 @@
-"""``toolpolicy hook claude-code``: the fast path started for every single tool call.
+"""``toolpolicy hook AGENT``: the fast path started for every single hook event.
 
 Nothing here imports click, YAML, pydantic or jsonschema when the compiled-policy cache is
 warm: the flags are parsed with argparse, the sources come from the cache, the decision path
 is standard library only. Every failure exits 2 with one line on stderr — Claude Code treats
-exit 2 as "block" — so an error is never an allow.
+exit 2 as "block" — so an error is never an allow. ``toolpolicy hook install AGENT`` is
+answered here too (``hooks.install``).
+
+Events: ``PreToolUse`` is decided and audited; ``PermissionRequest`` is answered when a rule
+allows or anything denies, else left to the agent's prompt; ``PostToolUse`` appends what ran
+to the audit; ``SessionStart`` warms the cache; any other event gets no opinion (exit 0).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import BinaryIO, TextIO
 
-from ..core.decision import Decision
 from ..core.protocols import AuditRecord
 from ..core.vocabulary import ApprovalPolicy, Behavior, SandboxMode
-from ..tools.registry import ToolContext
-from .claude_code import HookError, answer, parse_event, prepare_event
+from .adapter import AgentAdapter, AgentEvent, Answer, EventKind, HookError
+from .adapters import ADAPTERS
 
-__all__ = ["default_audit_path", "run_hook"]
+__all__ = ["EXIT_BLOCK", "EXIT_OK", "default_audit_path", "hook_flags", "run_hook"]
 
 EXIT_OK = 0
 EXIT_BLOCK = 2
@@ -38,17 +41,8 @@ def default_audit_path() -> str:
     return os.path.join(state, "toolpolicy", "audit.jsonl")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="toolpolicy hook claude-code",
-        description=(
-            "Answer one Claude Code PreToolUse event (JSON on stdin) with allow, ask or deny. "
-            "Install it as a PreToolUse command hook; see the README for settings.json. "
-            "Exit 0 with the answer on stdout; exit 2 (Claude Code blocks the call) with one "
-            "line on stderr for bad input or any internal error."
-        ),
-    )
-    parser.add_argument("agent", choices=["claude-code"], help="the calling agent")
+def hook_flags(parser: argparse.ArgumentParser) -> None:
+    """The selection flags of the hook (``hook install`` writes the same ones)."""
     parser.add_argument(
         "--profile",
         default=os.environ.get("TOOLPOLICY_PROFILE", "P03"),
@@ -79,11 +73,37 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--presets", metavar="PATH", help="another preset table")
     parser.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="the workspace when $CLAUDE_PROJECT_DIR is not set (default: the event's cwd)",
+    )
+    parser.add_argument(
+        "--explicit-allow",
+        action="store_true",
+        help="answer allow when only a profile default allows (default: no opinion, so the "
+        "agent's own permission flow applies)",
+    )
+    parser.add_argument(
         "--audit",
         metavar="FILE",
         help="JSONL audit file (default $TOOLPOLICY_AUDIT or "
         "~/.local/state/toolpolicy/audit.jsonl)",
     )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="toolpolicy hook",
+        description=(
+            "Answer one agent hook event (JSON on stdin). PreToolUse: deny, ask, allow when a "
+            "rule allows, nothing when only a profile default allows. Exit 0 with the answer "
+            "(or nothing) on stdout; exit 2 (the agent blocks the call) with one line on "
+            "stderr for bad input or any internal error. Install it with "
+            "`toolpolicy hook install claude-code`; see the README."
+        ),
+    )
+    parser.add_argument("agent", choices=sorted(ADAPTERS), help="the calling agent")
+    hook_flags(parser)
     return parser
 
 
@@ -93,17 +113,21 @@ def run_hook(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Decide one event; returns the exit code."""
+    """Answer one event (or ``install``); returns the exit code."""
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
-    parser = _parser()
+    if list(argv[:1]) == ["install"]:
+        from .install import run_install
+
+        return run_install(list(argv[1:]), out, err)
     try:
-        args = parser.parse_args(list(argv))
+        args = _parser().parse_args(list(argv))
     except SystemExit as exc:  # argparse printed usage or help
         return EXIT_OK if exc.code == 0 else EXIT_BLOCK
+    adapter = ADAPTERS[args.agent]
     try:
         raw = (stdin if stdin is not None else sys.stdin.buffer).read(8 * 1024 * 1024 + 1)
-        decision = _decide(args, raw)
+        text = _answer(adapter, args, raw)
     except HookError as exc:
         err.write(f"toolpolicy hook: {exc}\n")
         return EXIT_BLOCK
@@ -111,62 +135,112 @@ def run_hook(
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         err.write(f"toolpolicy hook: could not decide: {message}\n")
         return EXIT_BLOCK
-    out.write(json.dumps(answer(decision), ensure_ascii=False) + "\n")
-    out.flush()
+    if text:
+        out.write(text)
+        out.flush()
     return EXIT_OK
 
 
-def _decide(args: argparse.Namespace, raw: bytes) -> Decision:
-    from ..engine.audit import JsonlAuditSink, arguments_sha256, utc_now
+def _answer(adapter: AgentAdapter, args: argparse.Namespace, raw: bytes) -> str:
     from ..engine.cache import load_sources
-    from ..engine.request import PermissionRequest
-    from ..engine.selection import assemble
 
-    event = parse_event(raw)
+    event = adapter.parse(raw)
+    if event.kind is EventKind.OTHER:
+        return ""
+    if event.kind is EventKind.POST_TOOL_USE:
+        _audit(args, _executed(adapter, event))
+        return ""
     sources = load_sources(args.profile, args.policies, args.presets)
+    if event.kind is EventKind.SESSION_START:
+        return ""  # the cache is warm: the first tool call pays no compile
+    from ..engine.audit import arguments_sha256, utc_now
+    from ..engine.selection import assemble
+    from .decide import decide_call
+
     policy = assemble(
         sources,
         preset=args.preset,
         sandbox=args.sandbox,
         approval=args.approval,
-        workspace=event.cwd,
+        workspace=adapter.workspace(event, args.workspace),
         enforce_boundary=True,
     )
-    prepared = prepare_event(event, policy.tools)
+    entry = adapter.entry(event.tool_name)
+    decided = decide_call(event, entry, policy, explicit_allow=args.explicit_allow)
+    answer = adapter.adjust(event, entry, decided.answer)
+    if event.kind is EventKind.PERMISSION_REQUEST:
+        answer = _permission_request(answer)
+    decision = answer.decision
     knobs = policy.knobs
-    if prepared.error is not None:
-        decision = Decision(Behavior.DENY, prepared.error.content, "prepare")
-        matched: tuple[str, ...] = ()
-        effect = "execute"
-    else:
-        request = PermissionRequest(
-            prepared, ToolContext(policy.workspace, event.tool_use_id, event.session_id)
-        )
-        evaluation = policy.engine.evaluate(request, knobs)
-        decision = evaluation.effective
-        matched = evaluation.matched_rules
-        effect = request.effect.value
-    arguments = dict(prepared.arguments or {})
-    audit_path = args.audit or default_audit_path()
-    os.makedirs(os.path.dirname(os.path.abspath(audit_path)), mode=0o700, exist_ok=True)
-    with JsonlAuditSink(audit_path) as sink:
-        sink.record(
-            AuditRecord(
-                ts=utc_now(),
-                session_id=event.session_id,
-                call_id=event.tool_use_id,
-                tool=prepared.call.name,
-                effect=effect,
-                behavior=decision.behavior.label,
-                source=decision.source,
-                reason=decision.reason,
-                matched_rules=matched,
-                preset=knobs.preset,
-                sandbox=(decision.sandbox or knobs.sandbox).value,
-                approval=knobs.approval.value,
-                approval_outcome=None,
-                arguments_sha256=arguments_sha256(arguments),
-                extra={"agent": "claude-code", "agent_tool": event.tool_name},
-            )
-        )
-    return decision
+    _audit(
+        args,
+        AuditRecord(
+            ts=utc_now(),
+            session_id=event.session_id,
+            call_id=event.tool_use_id,
+            tool=decided.tool,
+            effect=decided.effect.value,
+            behavior=decision.behavior.label,
+            source=decision.source,
+            reason=decision.reason,
+            matched_rules=decided.matched_rules,
+            preset=knobs.preset,
+            sandbox=(decision.sandbox or knobs.sandbox).value,
+            approval=knobs.approval.value,
+            approval_outcome=None,
+            arguments_sha256=arguments_sha256(dict(event.tool_input)),
+            extra=_extra(adapter, event, decision.behavior.label if answer.speak else "none"),
+        ),
+    )
+    return adapter.render(event, answer)
+
+
+def _permission_request(answer: Answer) -> Answer:
+    """A permission prompt is answered by a rule's allow or by any deny, never by an ask."""
+    behavior = answer.decision.behavior
+    speak = behavior is Behavior.DENY or (behavior is Behavior.ALLOW and answer.speak)
+    return Answer(answer.decision, speak)
+
+
+def _executed(adapter: AgentAdapter, event: AgentEvent) -> AuditRecord:
+    from ..engine.audit import arguments_sha256, utc_now
+
+    entry = adapter.entry(event.tool_name)
+    return AuditRecord(
+        ts=utc_now(),
+        session_id=event.session_id,
+        call_id=event.tool_use_id,
+        tool=entry.tool or event.tool_name,
+        effect=entry.effect.value,
+        behavior="executed",
+        source=adapter.name,
+        reason=f"{adapter.name} ran {event.tool_name}",
+        matched_rules=(),
+        preset="",
+        sandbox="",
+        approval="",
+        approval_outcome=None,
+        arguments_sha256=arguments_sha256(dict(event.tool_input)),
+        extra=_extra(adapter, event, None),
+    )
+
+
+def _extra(adapter: AgentAdapter, event: AgentEvent, answered: str | None) -> Mapping[str, str]:
+    extra = {
+        "agent": adapter.name,
+        "agent_tool": event.tool_name,
+        "event": event.name,
+        "permission_mode": event.permission_mode,
+    }
+    if answered is not None:
+        extra["answered"] = answered
+    return extra
+
+
+def _audit(args: argparse.Namespace, record: AuditRecord) -> None:
+    from ..engine.audit import JsonlAuditSink
+
+    path = args.audit or default_audit_path()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), mode=0o700, exist_ok=True)
+    with JsonlAuditSink(path) as sink:
+        sink.record(record)

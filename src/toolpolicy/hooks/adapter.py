@@ -1,0 +1,135 @@
+"""What every agent adapter provides: a catalog of the agent's tools, its event, its answers.
+
+An adapter is data plus two translations. Its **catalog** maps each of the agent's tool names
+to a ``CatalogEntry``: the kind of call (which says how toolpolicy decides it), the toolpolicy
+tool it is decided as, its effect, and the ``tool_input`` fields that hold paths, a command
+line or a search filter. ``parse`` turns the agent's stdin into an ``AgentEvent``; ``render``
+turns an ``Answer`` into the agent's stdout (``""`` when toolpolicy has no opinion). The
+decision in between (``hooks.decide``) is the same for every agent.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any, NamedTuple, Protocol
+
+from ..core.decision import Decision
+from ..core.vocabulary import Effect
+
+__all__ = [
+    "AgentAdapter",
+    "AgentEvent",
+    "Answer",
+    "CatalogEntry",
+    "EventKind",
+    "HookError",
+    "Kind",
+]
+
+
+class HookError(ValueError):
+    """The event cannot be decided: the hook exits 2, which blocks the call."""
+
+
+class Kind(enum.Enum):
+    """How a catalogued tool is decided."""
+
+    SHELL = "shell"
+    """A command line, decided as toolpolicy's ``shell``."""
+    READ = "read"
+    """Reads the files named by its path fields (``read_file``)."""
+    WRITE = "write"
+    """Creates or replaces the files named by its path fields (``write_file``)."""
+    EDIT = "edit"
+    """Changes the files named by its path fields (``edit_file``)."""
+    SEARCH = "search"
+    """Reads every file below a scope that its filters select: decided on that scope, and a
+    scope that holds a closed file asks."""
+    LIST = "list"
+    """Lists the names below a scope that its filters select: decided on that scope, which
+    is closed when the scope itself, or everything it selects, is closed."""
+    BY_NAME = "by-name"
+    """No file or command of its own: decided by its name and effect (web, MCP, unknown)."""
+    BOOKKEEPING = "bookkeeping"
+    """The agent's own bookkeeping (plans, todos, subagents, questions): no opinion ever;
+    whatever it leads to arrives as calls of its own."""
+
+
+class CatalogEntry(NamedTuple):
+    """One agent tool: how it is decided and where its paths and command are."""
+
+    kind: Kind
+    effect: Effect
+    paths: tuple[str, ...] = ()
+    """``tool_input`` fields that hold paths (the first present one is the search scope)."""
+    command: str | None = None
+    """The ``tool_input`` field that holds a command line."""
+    filters: tuple[str, ...] = ()
+    """Search filters, in the agent's own words (``glob``, ``type``, ``pattern``)."""
+    tool: str | None = None
+    """The toolpolicy tool it is decided as; ``None``: by the agent's own tool name."""
+
+
+class EventKind(enum.Enum):
+    """The events an adapter understands; anything else is ``OTHER`` (no opinion)."""
+
+    PRE_TOOL_USE = "pre-tool-use"
+    PERMISSION_REQUEST = "permission-request"
+    POST_TOOL_USE = "post-tool-use"
+    SESSION_START = "session-start"
+    OTHER = "other"
+
+
+class AgentEvent(NamedTuple):
+    """One hook event, in toolpolicy's words."""
+
+    kind: EventKind
+    name: str
+    session_id: str
+    tool_use_id: str
+    cwd: str
+    tool_name: str
+    tool_input: Mapping[str, Any]
+    permission_mode: str
+
+
+class Answer(NamedTuple):
+    """A final decision and whether the agent is told (``speak``) or left to its own flow."""
+
+    decision: Decision
+    speak: bool
+
+
+class AgentAdapter(Protocol):
+    """One agent's dialect."""
+
+    @property
+    def name(self) -> str:
+        """The agent's name on the command line (``claude-code``)."""
+        ...
+
+    @property
+    def catalog(self) -> Mapping[str, CatalogEntry]:
+        """The agent's tools by name."""
+        ...
+
+    def entry(self, tool_name: str) -> CatalogEntry:
+        """The catalog entry of ``tool_name``; an uncatalogued tool gets a by-name entry."""
+        ...
+
+    def parse(self, raw: bytes) -> AgentEvent:
+        """The event on stdin, or ``HookError``."""
+        ...
+
+    def workspace(self, event: AgentEvent, given: str | None) -> str:
+        """The workspace root for ``event`` (``given`` is ``--workspace``)."""
+        ...
+
+    def adjust(self, event: AgentEvent, entry: CatalogEntry, answer: Answer) -> Answer:
+        """The agent's own modes applied to an answer (before it is audited)."""
+        ...
+
+    def render(self, event: AgentEvent, answer: Answer) -> str:
+        """The agent's stdout for ``answer``; ``""`` when the agent is told nothing."""
+        ...

@@ -1,0 +1,181 @@
+"""One agent tool call decided through the engine: the calls it makes, the strongest answer.
+
+A catalogued call becomes one or more toolpolicy calls (a read per path, a write per edited
+file, a shell line, or a call by the agent's tool name); a search or a listing is decided on
+its scope (``hooks.scope``). Each is evaluated by the same engine as every other caller, and
+the strongest decision wins (deny > ask > allow). A final allow is said out loud only when an
+explicit rule gave it (or with ``--explicit-allow``): an allow that only a profile default gave
+is *no opinion*, so the agent's own permission flow still applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from ..core.decision import Decision
+from ..core.vocabulary import Behavior, Effect
+from ..engine.evaluate import Evaluation
+from ..engine.request import PermissionRequest
+from ..engine.selection import ToolPolicy
+from ..tools.arguments import ArgumentSpec
+from ..tools.definitions import builtin_definitions
+from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition, ToolSnapshot
+from .adapter import AgentEvent, Answer, CatalogEntry, HookError, Kind
+from .paths import agent_path
+
+__all__ = [
+    "BOOKKEEPING",
+    "UNRESOLVABLE_READ",
+    "Decided",
+    "Verdict",
+    "decide_call",
+    "evaluate_call",
+    "verdict",
+]
+
+BOOKKEEPING = Decision(
+    Behavior.PASSTHROUGH, "The agent's own bookkeeping: its permission flow applies", "catalog"
+)
+UNRESOLVABLE_READ = Decision(
+    Behavior.ASK,
+    "The path names one of the agent's open file descriptors; toolpolicy cannot tell which "
+    "file it is",
+    "agent-path",
+)
+_BY_NAME_SPEC = ArgumentSpec(())
+# Every built-in, whatever the profile offers its own loop: the agent runs its own tools.
+_BUILTINS = ToolSnapshot(builtin_definitions())
+
+
+class Decided(NamedTuple):
+    """The answer before the agent's modes, and what the audit needs to know about it."""
+
+    answer: Answer
+    tool: str
+    effect: Effect
+    matched_rules: tuple[str, ...]
+
+
+class Verdict(NamedTuple):
+    """One evaluated call: its final decision, whether a rule (not a default) made it."""
+
+    decision: Decision
+    explicit: bool
+    matched: tuple[str, ...]
+
+
+def decide_call(
+    event: AgentEvent,
+    entry: CatalogEntry,
+    policy: ToolPolicy,
+    *,
+    explicit_allow: bool,
+) -> Decided:
+    """The strongest decision over every call ``event`` makes, and whether it is said."""
+    tool = entry.tool or event.tool_name
+    if entry.kind is Kind.BOOKKEEPING:
+        return Decided(Answer(BOOKKEEPING, False), tool, entry.effect, ())
+    if entry.kind in (Kind.SEARCH, Kind.LIST):
+        from .scope import decide_scope
+
+        verdicts = [decide_scope(event, entry, policy)]
+    else:
+        calls = _calls(event, entry, policy.workspace)
+        verdicts = [
+            verdict(evaluate_call(event, policy, name, args, entry.effect)) for name, args in calls
+        ]
+    strongest = max(verdicts, key=lambda v: v.decision.behavior)
+    matched = tuple(dict.fromkeys(m for v in verdicts for m in v.matched))
+    decision = strongest.decision
+    speak = decision.behavior is not Behavior.ALLOW or explicit_allow
+    if decision.behavior is Behavior.ALLOW and not explicit_allow:
+        speak = all(v.explicit for v in verdicts)
+    return Decided(Answer(decision, speak), tool, entry.effect, matched)
+
+
+def evaluate_call(
+    event: AgentEvent,
+    policy: ToolPolicy,
+    tool: str,
+    arguments: Mapping[str, object] | Decision,
+    effect: Effect = Effect.READ,
+) -> Evaluation | Decision:
+    """One toolpolicy call evaluated (or a decision made before any call, passed through).
+
+    A built-in tool is prepared as such; any other name is decided by name with ``effect``.
+    """
+    if isinstance(arguments, Decision):
+        return arguments
+    prepared = _prepare(event, tool, arguments, effect)
+    if prepared.error is not None:
+        return Decision(Behavior.DENY, prepared.error.content, "prepare")
+    request = PermissionRequest(
+        prepared, ToolContext(policy.workspace, event.tool_use_id, event.session_id)
+    )
+    return policy.engine.evaluate(request, policy.knobs)
+
+
+def verdict(found: Evaluation | Decision) -> Verdict:
+    """The verdict of an evaluation (or of a decision made before any call)."""
+    if isinstance(found, Decision):
+        return Verdict(found, found.behavior is not Behavior.ALLOW, ())
+    explicit = found.merged.behavior is not Behavior.PASSTHROUGH
+    return Verdict(found.effective, explicit, found.matched_rules)
+
+
+def _prepare(
+    event: AgentEvent, tool: str, arguments: Mapping[str, object], effect: Effect
+) -> PreparedCall:
+    call = ToolCall(event.tool_use_id, tool, dict(arguments))
+    if _BUILTINS.get(tool) is not None:
+        return _BUILTINS.prepare(call)
+    definition = ToolDefinition(
+        name=tool,
+        description="a tool of the calling agent",
+        arguments=_BY_NAME_SPEC,
+        effect=effect,
+    )
+    return PreparedCall(call, definition=definition, arguments=MappingProxyType(dict(arguments)))
+
+
+def _calls(
+    event: AgentEvent, entry: CatalogEntry, workspace: str
+) -> Iterator[tuple[str, Mapping[str, object] | Decision]]:
+    given = event.tool_input
+    if entry.kind is Kind.SHELL:
+        yield "shell", {"command": _text(given, entry.command or "command")}
+        return
+    if entry.kind is Kind.BY_NAME:
+        yield event.tool_name, given
+        return
+    tool = entry.tool or event.tool_name
+    for raw in _paths(given, entry):
+        path = agent_path(raw, event.cwd, workspace)
+        if entry.kind is Kind.READ:
+            yield tool, (UNRESOLVABLE_READ if path is None else {"path": path})
+        elif entry.kind is Kind.WRITE:
+            yield tool, {"path": path or raw, "content": ""}
+        else:
+            yield tool, {"path": path or raw, "old_string": "", "new_string": ""}
+
+
+def _paths(given: Mapping[str, Any], entry: CatalogEntry) -> list[str]:
+    """Every path the call names: its path fields, and each edit's own ``file_path``."""
+    found = [_text(given, key) for key in entry.paths]
+    edits = given.get("edits")
+    if isinstance(edits, list):
+        found += [
+            e["file_path"]
+            for e in edits
+            if isinstance(e, dict) and isinstance(e.get("file_path"), str)
+        ]
+    return found
+
+
+def _text(given: Mapping[str, Any], key: str) -> str:
+    value = given.get(key)
+    if not isinstance(value, str):
+        raise HookError(f"tool_input.{key} is not a string")
+    return value

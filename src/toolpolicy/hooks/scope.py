@@ -1,0 +1,162 @@
+"""Searches and listings (Grep, Glob, LS) decided on the scope they read.
+
+A search names a folder (its scope, the event's ``cwd`` when none is given) and filters
+(``glob``, ``type``, ``pattern``). It is decided as a read of the scope, then, when some read
+rule looks at paths, on the files below it that the filters select (a bounded walk):
+
+* every selected file closed (deny or ask) — e.g. ``Grep {"glob": ".env"}`` — closes the
+  search with the strongest of those decisions;
+* a search (Grep, which reads contents) whose scope only holds a closed file asks, with a
+  reason that names the rule; a listing (Glob, LS: names only) is then decided as its scope;
+* a scope too large to walk asks for a search and is decided as its scope for a listing.
+
+Filters select generously (an unknown ``type`` or an unparsable pattern selects everything),
+so a closed file is never overlooked because a filter was misread.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from ..compile.globs import GlobError, GlobPattern, compile_glob
+from ..core.decision import Decision
+from ..core.vocabulary import Behavior
+from ..engine.selection import ToolPolicy
+from .adapter import AgentEvent, CatalogEntry, Kind
+from .decide import UNRESOLVABLE_READ, Verdict, evaluate_call, verdict
+from .paths import agent_path
+
+__all__ = ["MAX_SCOPE_ENTRIES", "decide_scope"]
+
+MAX_SCOPE_ENTRIES = 20_000
+_MAX_ALTERNATIVES = 64
+_BRACES = re.compile(r"\{([^{}]*)\}")
+# ripgrep's most common file types; any other type selects every file.
+_TYPES: Mapping[str, tuple[str, ...]] = {
+    "c": ("*.c", "*.h"),
+    "cpp": ("*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h"),
+    "css": ("*.css",),
+    "go": ("*.go",),
+    "html": ("*.html", "*.htm"),
+    "java": ("*.java",),
+    "js": ("*.js", "*.jsx", "*.mjs", "*.cjs"),
+    "json": ("*.json",),
+    "md": ("*.md", "*.markdown"),
+    "py": ("*.py", "*.pyi"),
+    "rust": ("*.rs",),
+    "sh": ("*.sh", "*.bash", "*.zsh"),
+    "toml": ("*.toml",),
+    "ts": ("*.ts", "*.tsx", "*.mts", "*.cts"),
+    "yaml": ("*.yaml", "*.yml"),
+}
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> Verdict:
+    """The verdict on a search or listing's scope (see the module docstring)."""
+    given = event.tool_input
+    raw = next((given[k] for k in entry.paths if isinstance(given.get(k), str)), "") or event.cwd
+    scope = agent_path(raw, event.cwd, policy.workspace)
+    if scope is None:
+        return verdict(UNRESOLVABLE_READ)
+    own = verdict(evaluate_call(event, policy, "read_file", {"path": scope}))
+    engine = policy.engine
+    if own.decision.behavior >= Behavior.ASK or not engine.enforces_policy:
+        return own
+    if not engine.policy.rule_index.rules_for("read_file").has_path_rules:
+        return own
+    folder = scope if os.path.isabs(scope) else os.path.join(policy.workspace, scope)
+    if not os.path.isdir(folder):
+        return own
+    selects = _selector(given, entry)
+    searches = entry.kind is Kind.SEARCH
+    closed: list[tuple[str, Verdict]] = []
+    selected = 0
+    try:
+        for path in _files(folder):
+            if not selects(os.path.relpath(path, folder)):
+                continue
+            selected += 1
+            found = verdict(
+                evaluate_call(
+                    event,
+                    policy,
+                    "read_file",
+                    {"path": agent_path(path, event.cwd, policy.workspace) or path},
+                )
+            )
+            if found.decision.behavior >= Behavior.ASK:
+                closed.append((path, found))
+    except _TooLarge:
+        if not searches:
+            return own
+        reason = (
+            f"{event.tool_name} searches {raw}, which holds more than {MAX_SCOPE_ENTRIES} "
+            "entries to check against the path rules"
+        )
+        return Verdict(Decision(Behavior.ASK, reason, "search-scope"), True, ())
+    if not closed:
+        return own
+    path, strongest = max(closed, key=lambda c: c[1].decision.behavior)
+    if len(closed) == selected:
+        return strongest
+    if not searches:
+        return own
+    rule = strongest.decision
+    reason = (
+        f"{event.tool_name} searches {raw}, which holds {os.path.relpath(path, folder)}, "
+        f"closed by rule {rule.source}: {rule.reason}"
+    )
+    return Verdict(Decision(Behavior.ASK, reason, "search-scope"), True, strongest.matched)
+
+
+def _files(folder: str) -> Iterator[str]:
+    """Every file below ``folder`` (symlinks listed, not followed; ``.git`` skipped)."""
+    seen = 0
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        seen += len(dirs) + len(files)
+        if seen > MAX_SCOPE_ENTRIES:
+            raise _TooLarge
+        for name in files:
+            yield os.path.join(top, name)
+        for name in dirs:
+            link = os.path.join(top, name)
+            if os.path.islink(link):
+                yield link
+
+
+def _selector(given: Mapping[str, Any], entry: CatalogEntry) -> Callable[[str], bool]:
+    """Whether a path relative to the scope is selected by every filter of the call."""
+    tests: list[tuple[GlobPattern, ...]] = []
+    for key in entry.filters:
+        value = given.get(key)
+        if not isinstance(value, str) or not value:
+            continue
+        texts = _TYPES.get(value) if key == "type" else tuple(_alternatives(value))
+        if texts is None:
+            continue  # an unknown type selects everything
+        try:
+            tests.append(tuple(compile_glob(t, gitignore=True) for t in texts))
+        except GlobError:
+            continue  # a pattern we cannot read selects everything
+    return lambda path: all(any(p.matches(path) for p in test) for test in tests)
+
+
+def _alternatives(text: str) -> list[str]:
+    """``{a,b}`` alternatives expanded (bounded)."""
+    found = _BRACES.search(text)
+    if found is None:
+        return [text]
+    out: list[str] = []
+    for choice in found.group(1).split(","):
+        out += _alternatives(text[: found.start()] + choice + text[found.end() :])
+        if len(out) >= _MAX_ALTERNATIVES:
+            break
+    return out[:_MAX_ALTERNATIVES]
