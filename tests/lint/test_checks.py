@@ -177,6 +177,18 @@ def test_an_unknown_tool_gets_a_did_you_mean(workspace: str) -> None:
     )
 
 
+def test_claude_code_tools_decided_by_name_are_known_and_the_others_name_their_builtin(
+    workspace: str,
+) -> None:
+    text = HEAD + "rules:\n  - name: a\n    behavior: deny\n    reason: r\n"
+    text += "    match:\n      tools: [WebFetch, TodoWrite, Task, WebSearch, Read]\n"
+    [finding] = lint(text, workspace)
+    assert finding.message == (
+        "rule 'a' names the agent tool 'Read', which toolpolicy decides as 'read_file', "
+        "so it never matches; name 'read_file'"
+    )
+
+
 # -- shadowed-allow ----------------------------------------------------------------------
 
 
@@ -281,31 +293,60 @@ def test_the_first_of_two_identical_rules_is_not_reported(workspace: str) -> Non
     [
         ("../x", True),
         ("a/../../x", True),
-        ("~/.ssh/id_rsa", True),
+        ("~user/x", True),
         ("C:/Windows/**", True),
         ("/etc/passwd", True),
         ("/home/*/.bashrc", True),
         ("/Users/me/x", True),
+        ("~/.ssh/id_rsa", False),  # written as a home path: it names one
+        ("//etc/passwd", False),  # written as an absolute path: it names one
         ("/etc", False),  # a workspace-anchored top-level name
         ("/src/**", False),
         ("etc/**", False),
         ("docs/*.md", False),
     ],
 )
-def test_points_outside_reads_patterns_as_written(pattern: str, outside: bool) -> None:
-    assert outside_workspace.points_outside(pattern) is outside
+def test_looks_outside_reads_patterns_as_written(pattern: str, outside: bool) -> None:
+    assert outside_workspace.looks_outside(pattern) is outside
 
 
-def test_a_rule_outside_the_workspace_says_the_boundary_cannot_be_relaxed(workspace: str) -> None:
-    text = HEAD + "extends: P02\nrules:\n  - name: hosts\n    behavior: allow\n    reason: r\n"
-    text += "    match:\n      tools: [write_file]\n      paths: [/etc/hosts]\n"
+def test_a_single_slash_system_path_says_how_to_name_an_absolute_path(workspace: str) -> None:
+    text = HEAD + "extends: P02\nrules:\n  - name: hosts\n    behavior: deny\n    reason: r\n"
+    text += "    match:\n      tools: [read_file]\n      paths: [/etc/hosts]\n"
     [finding] = lint(text, workspace)
     assert (finding.line, finding.column, finding.code) == (11, 14, "outside-workspace")
     assert finding.message == (
-        "rule 'hosts' only names paths outside the workspace ('/etc/hosts'); rule paths are "
-        "relative to the workspace root, and the workspace boundary cannot be relaxed: "
-        "writes outside the workspace are always denied"
+        "rule 'hosts' only names paths outside the workspace ('/etc/hosts') in a form rule "
+        "paths do not read that way: a leading '/' anchors at the workspace root; write '//' "
+        "for an absolute path ('//etc/hosts') and '~/' for the home folder"
     )
+
+
+def test_an_allow_on_writes_outside_the_workspace_is_reported(workspace: str) -> None:
+    text = HEAD + "extends: P02\nrules:\n  - name: hosts\n    behavior: allow\n    reason: r\n"
+    text += "    match:\n      tools: [write_file]\n      paths: [//etc/hosts]\n"
+    [finding] = lint(text, workspace)
+    assert (finding.line, finding.code) == (11, "outside-workspace")
+    assert finding.message == (
+        "rule 'hosts' allows writes to paths outside the workspace ('//etc/hosts'); the "
+        "workspace boundary denies every write outside the workspace whatever a rule says: "
+        "limit the rule to reads (effects: [read])"
+    )
+
+
+@pytest.mark.parametrize(
+    "match",
+    [
+        "{effects: [read], paths: ['~/.ssh/**', '//etc/shadow']}",
+        "{tools: [read_file], paths: ['//etc/hosts']}",
+        "{paths: ['~/.aws/**']}",
+    ],
+)
+def test_read_rules_and_denies_outside_the_workspace_are_fine(workspace: str, match: str) -> None:
+    for behavior in ("allow", "deny") if "read" in match else ("deny",):
+        text = HEAD + f"extends: P02\nrules:\n  - name: r\n    behavior: {behavior}\n"
+        text += f"    reason: r\n    match: {match}\n"
+        assert lint(text, workspace) == []
 
 
 # -- never-matches -----------------------------------------------------------------------

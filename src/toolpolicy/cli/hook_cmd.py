@@ -15,12 +15,17 @@ __all__ = ["hook_cmd"]
 )
 @click.pass_context
 def hook_cmd(ctx: click.Context) -> None:
-    """Answer an agent's pre-tool-use event: `toolpolicy hook claude-code [flags]`.
+    """Answer an agent's hook event: `toolpolicy hook claude-code [flags]`.
 
-    Reads one Claude Code PreToolUse event (JSON) on stdin and prints allow, ask or deny.
-    Takes --profile, --preset, --sandbox, --approval, --policy, --presets and --audit FILE.
-    Exit 2 (Claude Code blocks the call) on bad input or any error. See
-    `toolpolicy hook claude-code --help`.
+    Reads one Claude Code event (JSON) on stdin. PreToolUse: prints deny, ask, or allow when
+    a rule allows; prints nothing when only a profile default allows, so Claude Code's own
+    permission flow applies (--explicit-allow prints that allow too). PermissionRequest,
+    PostToolUse (audit) and SessionStart (cache warm-up) are understood too. Takes
+    --profile, --preset, --sandbox, --approval, --policy, --presets, --workspace and
+    --audit FILE. Exit 2 (Claude Code blocks the call) on bad input or any error.
+
+    `toolpolicy hook install claude-code [--settings FILE | --project | --user] [flags]`
+    registers it in a settings file. See `toolpolicy hook claude-code --help`.
     """
     from ..hooks.entry import run_hook
 

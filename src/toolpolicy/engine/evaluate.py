@@ -253,9 +253,7 @@ class DecisionEngine:
         absolute: tuple[str, ...] = ()
         raw_path = request.path
         if bucket.has_path_rules and raw_path is not None:
-            path, target, absolute = self._path_facts(
-                raw_path, resolved, bucket.has_outside_paths
-            )
+            path, target, absolute = self._path_facts(raw_path, resolved, bucket.has_outside_paths)
         command: CommandLine | None = None
         if bucket.has_command_rules and request.definition.effect is Effect.EXECUTE:
             text = request.arguments.get("command")

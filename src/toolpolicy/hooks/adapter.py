@@ -52,8 +52,9 @@ class Kind(enum.Enum):
     BY_NAME = "by-name"
     """No file or command of its own: decided by its name and effect (web, MCP, unknown)."""
     BOOKKEEPING = "bookkeeping"
-    """The agent's own bookkeeping (plans, todos, subagents, questions): no opinion ever;
-    whatever it leads to arrives as calls of its own."""
+    """The agent's own bookkeeping (plans, todos, subagents, questions): decided by name, and
+    only a rule naming it speaks (no profile default or preset does); whatever it leads to
+    arrives as calls of its own."""
 
 
 class CatalogEntry(NamedTuple):

@@ -29,7 +29,7 @@ from ..core.decision import Decision
 from ..core.vocabulary import Behavior, Effect
 from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, HookError, Kind
 
-__all__ = ["CATALOG", "CLAUDE_CODE", "ClaudeCode", "MAX_EVENT_BYTES", "PLAN_MODE_WRITE"]
+__all__ = ["CATALOG", "CLAUDE_CODE", "MAX_EVENT_BYTES", "PLAN_MODE_WRITE", "ClaudeCode"]
 
 MAX_EVENT_BYTES = 8 * 1024 * 1024
 
@@ -50,9 +50,7 @@ CATALOG: Mapping[str, CatalogEntry] = MappingProxyType(
         "Write": CatalogEntry(Kind.WRITE, _WRITE, paths=("file_path",), tool="write_file"),
         "Edit": CatalogEntry(Kind.EDIT, _WRITE, paths=("file_path",), tool="edit_file"),
         "MultiEdit": CatalogEntry(Kind.EDIT, _WRITE, paths=("file_path",), tool="edit_file"),
-        "NotebookEdit": CatalogEntry(
-            Kind.EDIT, _WRITE, paths=("notebook_path",), tool="edit_file"
-        ),
+        "NotebookEdit": CatalogEntry(Kind.EDIT, _WRITE, paths=("notebook_path",), tool="edit_file"),
         # searches and listings, decided on the scope they read
         "Glob": CatalogEntry(
             Kind.LIST, _READ, paths=("path",), filters=("pattern",), tool="read_file"

@@ -76,8 +76,11 @@ def decide_call(
     """The strongest decision over every call ``event`` makes, and whether it is said."""
     tool = entry.tool or event.tool_name
     if entry.kind is Kind.BOOKKEEPING:
-        return Decided(Answer(BOOKKEEPING, False), tool, entry.effect, ())
-    if entry.kind in (Kind.SEARCH, Kind.LIST):
+        found = evaluate_call(event, policy, tool, event.tool_input, entry.effect)
+        if not isinstance(found, Decision) and found.merged.behavior is Behavior.PASSTHROUGH:
+            return Decided(Answer(BOOKKEEPING, False), tool, entry.effect, ())
+        verdicts = [verdict(found)]
+    elif entry.kind in (Kind.SEARCH, Kind.LIST):
         from .scope import decide_scope
 
         verdicts = [decide_scope(event, entry, policy)]

@@ -1,8 +1,11 @@
 """``unknown-tool``: a name in ``match.tools`` that no known tool has.
 
-Known tools are the five built-ins and the profile's tools. A misspelt name silently makes
-the rule match nothing — a deny that never denies — so each one is a warning with a "did
-you mean" suggestion. Names with ``*`` and MCP-style names (``mcp__server__tool``) are
+Known tools are the five built-ins, the profile's tools, and the agents' tools that the hook
+decides by their own names (Claude Code's ``WebFetch``, ``WebSearch``, ``TodoWrite``,
+``Task``...). A misspelt name silently makes the rule match nothing — a deny that never
+denies — so each one is a warning with a "did you mean" suggestion. An agent's tool that the
+hook decides as a built-in (Claude Code's ``Read`` is ``read_file``) is reported with the
+built-in to name instead. Names with ``*`` and MCP-style names (``mcp__server__tool``) are
 patterns for tools registered at run time, so they are never reported.
 
 FAIL::
@@ -42,16 +45,37 @@ def check(target: LintFile) -> Iterator[Hit]:
     document = target.document
     if document is None or not isinstance(document.model, PolicyDoc | ProfileDoc):
         return
+    agents = _agent_tools()
     known = target.known_tools
+    by_name = tuple(n for n, decided_as in agents.items() if decided_as is None)
     for i, rule in enumerate(document.model.rules):
         for j, name in enumerate(rule.match.tools or ()):
-            if "*" in name or name.startswith("mcp__") or name in known:
+            if "*" in name or name.startswith("mcp__") or name in known or name in by_name:
                 continue
             line, column = document.position(f"/rules/{i}/match/tools/{j}")
-            yield Hit(line, column, _message(rule.name, name, known))
+            decided_as = agents.get(name)
+            if decided_as is not None:
+                message = (
+                    f"rule {rule.name!r} names the agent tool {name!r}, which toolpolicy "
+                    f"decides as {decided_as!r}, so it never matches; name {decided_as!r}"
+                )
+            else:
+                message = _message(rule.name, name, known, by_name)
+            yield Hit(line, column, message)
 
 
-def _message(rule: str, name: str, known: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(name, known, n=1)
+def _agent_tools() -> dict[str, str | None]:
+    """Every agent's tool names: the built-in each is decided as, or ``None`` (by name)."""
+    from ...hooks.adapters import ADAPTERS
+
+    return {
+        name: entry.tool
+        for adapter in ADAPTERS.values()
+        for name, entry in adapter.catalog.items()
+    }
+
+
+def _message(rule: str, name: str, known: tuple[str, ...], agents: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(name, (*known, *agents), n=1)
     hint = f"did you mean {close[0]!r}?" if close else "known tools: " + ", ".join(sorted(known))
     return f"rule {rule!r} names unknown tool {name!r}, so it never matches that name; {hint}"
