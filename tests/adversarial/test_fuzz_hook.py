@@ -1,7 +1,7 @@
 """The Claude Code hook fed random bytes, mutated events and hostile payloads.
 
-Outcomes allowed: exit 0 with exactly one JSON answer line (allow, ask or deny) and nothing on
-stderr, or exit 2 with exactly one ``toolpolicy hook: ...`` line on stderr and nothing on
+Outcomes allowed: exit 0 with exactly one JSON answer line (allow, ask or deny) or nothing at
+all (no opinion) and nothing on stderr, or exit 2 with exactly one ``toolpolicy hook: ...`` line on stderr and nothing on
 stdout. Every audit line written parses. A Write or Edit aimed outside ``cwd`` is never
 allowed. Most cases run ``run_hook`` in-process (fast); the hostile ones run as real
 processes under a memory limit and a timeout.
@@ -65,12 +65,17 @@ def _run(data: bytes, audit: Path, *flags: str) -> tuple[int, str, str]:
 
 
 def _assert_clean(code: int, out: str, err: str) -> str | None:
-    """The decision label on exit 0; ``None`` on exit 2."""
+    """The decision label on exit 0 (``"none"`` for no opinion); ``None`` on exit 2."""
     assert "Traceback" not in out + err
     if code == 0:
         assert err == ""
+        if out == "":
+            return "none"
         assert out.endswith("\n") and out.count("\n") == 1
         answer = json.loads(out)["hookSpecificOutput"]
+        if answer["hookEventName"] == "PermissionRequest":
+            assert answer["decision"]["behavior"] in ("allow", "deny")
+            return str(answer["decision"]["behavior"])
         assert answer["hookEventName"] == "PreToolUse"
         assert answer["permissionDecision"] in ("allow", "ask", "deny")
         return str(answer["permissionDecision"])
@@ -282,4 +287,4 @@ def test_a_hostile_event_is_answered_in_bounded_time_and_memory(tmp_path: Path, 
         env=env,
     )
     decision = _assert_clean(done.returncode, done.stdout.decode(), done.stderr.decode())
-    assert decision in (None, "ask", "deny")
+    assert decision in (None, "none", "ask", "deny")

@@ -130,10 +130,12 @@ class ClaudeCode:
         if not isinstance(event, dict):
             raise HookError("the event is not a JSON object")
         name = event.get("hook_event_name")
-        kind = _EVENTS.get(name, EventKind.OTHER) if isinstance(name, str) else EventKind.OTHER
+        if not isinstance(name, str) or not name:
+            raise HookError("the event has no hook_event_name")
+        kind = _EVENTS.get(name, EventKind.OTHER)
         mode = event.get("permission_mode")
         if kind is EventKind.OTHER:
-            return AgentEvent(kind, str(name), "", "", "", "", MappingProxyType({}), "")
+            return AgentEvent(kind, name, "", "", "", "", MappingProxyType({}), "")
         required = ("session_id", "cwd", "tool_name") if kind in _TOOL_EVENTS else ("cwd",)
         for key in required:
             value = event.get(key)
@@ -147,7 +149,7 @@ class ClaudeCode:
             raise HookError(f"cwd is not an existing absolute directory: {cwd}")
         return AgentEvent(
             kind=kind,
-            name=str(name),
+            name=name,
             session_id=_text_or_empty(event.get("session_id")),
             tool_use_id=_text_or_empty(event.get("tool_use_id")),
             cwd=cwd,

@@ -64,6 +64,8 @@ def _as_dict(mapping: Mapping[str, Any], serialize: SerializerFunctionWrapHandle
 
 Name = Annotated[str, StringConstraints(strict=True, max_length=64, pattern=_NAME_FORM)]
 Text = Annotated[str, StringConstraints(strict=True, max_length=1000, pattern=r"\S")]
+# A path glob: workspace-relative, absolute ("//etc/shadow") or home ("~/.ssh/**"); the
+# compiler checks the pattern itself (compile/globs.py).
 Glob = Annotated[str, StringConstraints(strict=True, max_length=1024, pattern=r"\S")]
 ToolName = Annotated[
     str, StringConstraints(strict=True, max_length=128, pattern=r"^[^\s*]+$(?!\n)")

@@ -1,0 +1,125 @@
+"""The hook as Claude Code runs it: one real process per event, in a real temp project."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "claude-code"
+
+
+def golden(name: str, project: Path, home: Path) -> dict[str, Any]:
+    """A golden event with ``${PROJECT}`` and ``${HOME}`` filled in."""
+    text = (GOLDEN / f"{name}.json").read_text(encoding="utf-8")
+    text = text.replace("${PROJECT}", str(project)).replace("${HOME}", str(home))
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+class Hook:
+    """A project, a home folder, an audit file and the hook command."""
+
+    def __init__(self, tmp: Path, cache: Path) -> None:
+        self.ws = tmp / "project"
+        self.ws.mkdir()
+        self.home = tmp / "home"
+        self.home.mkdir()
+        self.outside = tmp / "elsewhere"
+        self.outside.mkdir()
+        self.cache = cache
+        self.audit = tmp / "audit.jsonl"
+        self.project_dir: str | None = str(self.ws)
+
+    def policy(self, *rules: str, extends: str = "P03") -> Path:
+        """A policy file with ``rules`` (YAML flow mappings, one per rule)."""
+        path = self.ws.parent / f"policy-{len(list(self.ws.parent.glob('policy-*')))}.yaml"
+        body = "".join(f"  - {rule}\n" for rule in rules)
+        path.write_text(
+            f"apiVersion: toolpolicy/v1\nkind: Policy\nname: team\nextends: {extends}\n"
+            f"rules:\n{body}"
+        )
+        return path
+
+    def event(
+        self, tool: str, tool_input: Mapping[str, object], **extra: object
+    ) -> dict[str, object]:
+        return {
+            "session_id": "sess-1",
+            "transcript_path": str(self.home / "t.jsonl"),
+            "cwd": str(self.ws),
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": dict(tool_input),
+            "tool_use_id": "toolu_01",
+            **extra,
+        }
+
+    def run(
+        self, stdin: str | bytes | Mapping[str, object], *flags: str
+    ) -> subprocess.CompletedProcess[bytes]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
+        env["TOOLPOLICY_CACHE_DIR"] = str(self.cache)
+        env["HOME"] = str(self.home)
+        if self.project_dir is not None:
+            env["CLAUDE_PROJECT_DIR"] = self.project_dir
+        if isinstance(stdin, Mapping):
+            stdin = json.dumps(stdin)
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "toolpolicy",
+                "hook",
+                "claude-code",
+                "--audit",
+                str(self.audit),
+                *flags,
+            ],
+            input=data,
+            capture_output=True,
+            timeout=60,
+            cwd=self.ws,
+            env=env,
+        )
+
+    def answer(self, event: Mapping[str, object], *flags: str) -> tuple[str, str] | str:
+        """``(decision, reason)``, ``("allow"|"deny", message)`` for a PermissionRequest, or
+        ``"none"`` when the hook printed nothing."""
+        done = self.run(event, *flags)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == b""
+        if done.stdout == b"":
+            return "none"
+        out = json.loads(done.stdout)["hookSpecificOutput"]
+        if out["hookEventName"] == "PermissionRequest":
+            return out["decision"]["behavior"], out["decision"].get("message", "")
+        assert out["hookEventName"] == "PreToolUse"
+        return out["permissionDecision"], out["permissionDecisionReason"]
+
+    def decide(
+        self, tool: str, tool_input: Mapping[str, object], *flags: str, **extra: object
+    ) -> tuple[str, str] | str:
+        return self.answer(self.event(tool, tool_input, **extra), *flags)
+
+    def records(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.audit.read_text().splitlines()]
+
+
+@pytest.fixture(scope="session")
+def hook_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One compiled-policy cache for the whole session (entries are keyed by their sources)."""
+    return tmp_path_factory.mktemp("hook-cache")
+
+
+@pytest.fixture
+def hook(tmp_path: Path, hook_cache: Path) -> Hook:
+    return Hook(tmp_path, hook_cache)
