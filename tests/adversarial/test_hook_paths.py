@@ -56,3 +56,53 @@ def test_a_dotdot_after_a_symlinked_folder_is_not_allowed(
     )
     assert code == 0, err.getvalue()
     assert json.loads(out.getvalue())["hookSpecificOutput"]["permissionDecision"] != "allow"
+
+
+# -- rules on absolute and home paths, for every caller of the engine -------------------------
+
+
+def _outside_policy(tmp_path: Path, secret: Path, extends: str = "P03") -> Path:
+    path = tmp_path / "outside.yaml"
+    path.write_text(
+        f"apiVersion: toolpolicy/v1\nkind: Policy\nname: outside\nextends: {extends}\nrules:\n"
+        "  - {name: keys, behavior: deny, reason: Keys stay home, match: {paths: ['~/.ssh/**']}}\n"
+        f"  - {{name: secret, behavior: deny, reason: Closed, match: {{paths: ['/{secret}']}}}}\n"
+        "  - {name: open, behavior: allow, reason: Open, match: {paths: ['//tmp-nowhere/**']}}\n"
+    )
+    return path
+
+
+def test_the_engine_closes_absolute_and_home_paths_for_any_caller(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolpolicy import load
+
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("s")
+    (ws / "alias").symlink_to(secret)  # a workspace name for the closed file
+    policy = load("P03", policies=[_outside_policy(tmp_path, secret)], workspace=ws)
+    for path, reason in (
+        (str(home / ".ssh" / "id_rsa"), "Keys stay home"),
+        (str(secret), "Closed"),
+        (f"{tmp_path}/ws/../secret.txt", "Closed"),
+        ("alias", "Closed"),  # the resolved target is what the rule names
+    ):
+        decision = policy.check("read_file", {"path": path})
+        assert (decision.behavior.label, decision.reason) == ("deny", reason), path
+    assert policy.check("read_file", {"path": "notes.txt"}).behavior.label == "allow"
+
+
+@pytest.mark.parametrize("path", ["//tmp-nowhere/x", "/tmp-nowhere/x", "../tmp-nowhere/x"])
+def test_no_rule_opens_a_write_outside_the_workspace(tmp_path: Path, path: str) -> None:
+    from toolpolicy import load
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    policy = load("P02", policies=[_outside_policy(tmp_path, tmp_path / "s", "P02")], workspace=ws)
+    decision = policy.check("write_file", {"path": path, "content": "x"})
+    assert (decision.behavior.label, decision.source) == ("deny", "workspace-boundary")
