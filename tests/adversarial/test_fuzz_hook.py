@@ -1,10 +1,10 @@
 """The Claude Code hook fed random bytes, mutated events and hostile payloads.
 
 Outcomes allowed: exit 0 with exactly one JSON answer line (allow, ask or deny) or nothing at
-all (no opinion) and nothing on stderr, or exit 2 with exactly one ``toolpolicy hook: ...`` line on stderr and nothing on
-stdout. Every audit line written parses. A Write or Edit aimed outside ``cwd`` is never
-allowed. Most cases run ``run_hook`` in-process (fast); the hostile ones run as real
-processes under a memory limit and a timeout.
+all (no opinion) and nothing on stderr, or exit 2 with exactly one ``toolpolicy hook: ...``
+line on stderr and nothing on stdout. Every audit line written parses. A Write or Edit aimed
+outside ``cwd`` is never allowed. Most cases run ``run_hook`` in-process (fast); the hostile
+ones run as real processes under a memory limit and a timeout.
 """
 
 from __future__ import annotations

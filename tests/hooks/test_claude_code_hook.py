@@ -129,7 +129,7 @@ def test_every_spelling_of_a_closed_file_is_denied(hook: Hook) -> None:
         str(hook.ws / ".env"),
         "/proc/self/cwd/.env",
         f"/proc/self/root{hook.ws}/.env",
-        f"/proc/thread-self/cwd/sub/../.env",
+        "/proc/thread-self/cwd/sub/../.env",
         str(hook.ws / "sub" / ".." / ".env"),
         str(hook.ws / "link" / ".." / "sub" / ".." / ".env"),
         ".env",
@@ -316,7 +316,8 @@ def test_accept_edits_leaves_an_edit_inside_to_claude_code_and_keeps_denies(hook
 
 def test_permission_request_is_answered_by_rules_only(hook: Hook) -> None:
     policy = hook.policy(
-        "{name: host, behavior: allow, reason: Fine, match: {effects: [read], paths: ['//etc/hostname']}}",
+        "{name: host, behavior: allow, reason: Fine,"
+        " match: {effects: [read], paths: ['//etc/hostname']}}",
         "{name: no-push, behavior: deny, reason: Never push, match: {commands: [git push]}}",
     )
     flags = ("--policy", str(policy))

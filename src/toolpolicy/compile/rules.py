@@ -3,10 +3,10 @@
 A rule's ``match`` fields must all hold; values within one field are alternatives.
 ``paths`` on a symlink: an allow must match both the path as written and its resolved target,
 a deny or ask hits if either matches; an absolute (``//``) or home (``~/``) pattern is matched
-the same way against the call's absolute spellings, wherever the file is. ``commands``: an allow needs every simple command of
-the line to start with one of the rule's prefixes (and the line must parse); a deny or ask
-hits when any simple command has the prefix's words in order (options may stand between
-them), even on a line that did not parse.
+the same way against the call's absolute spellings, wherever the file is. ``commands``: an
+allow needs every simple command of the line to start with one of the rule's prefixes (and
+the line must parse); a deny or ask hits when any simple command has the prefix's words in
+order (options may stand between them), even on a line that did not parse.
 """
 
 from __future__ import annotations

@@ -69,9 +69,7 @@ def _agent_tools() -> dict[str, str | None]:
     from ...hooks.adapters import ADAPTERS
 
     return {
-        name: entry.tool
-        for adapter in ADAPTERS.values()
-        for name, entry in adapter.catalog.items()
+        name: entry.tool for adapter in ADAPTERS.values() for name, entry in adapter.catalog.items()
     }
 
 
