@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from toolpolicy.hooks.entry import run_hook
 
@@ -106,3 +108,68 @@ def test_no_rule_opens_a_write_outside_the_workspace(tmp_path: Path, path: str) 
     policy = load("P02", policies=[_outside_policy(tmp_path, tmp_path / "s", "P02")], workspace=ws)
     decision = policy.check("write_file", {"path": path, "content": "x"})
     assert (decision.behavior.label, decision.source) == ("deny", "workspace-boundary")
+
+
+# -- every spelling of a closed file, composed at random --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def spelled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A project with a closed ``.env``, folders and symlinked folders to climb through."""
+    base = tmp_path_factory.mktemp("spellings")
+    ws = base / "proj"
+    (ws / "a" / "b").mkdir(parents=True)
+    (ws / ".env").write_text("K=v")
+    (ws / "to_b").symlink_to(ws / "a" / "b", target_is_directory=True)
+    (base / "alias").symlink_to(ws, target_is_directory=True)
+    policy = base / "closed.yaml"
+    policy.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: closed\nextends: P03\nrules:\n"
+        "  - {name: env, behavior: deny, reason: Closed, match: {paths: [.env]}}\n"
+    )
+    return ws, policy
+
+
+_PREFIXES = [
+    "{ws}",
+    "/proc/self/cwd",
+    "/proc/self/root{ws}",
+    "/proc/thread-self/cwd",
+    "{base}/alias",
+]
+# Each climb lands where it started once the kernel resolves it (``to_b/..`` is ``a``).
+_CLIMBS = ["a/..", "a/b/../..", "to_b/../..", "./", "a/./b/../.."]
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    prefix=st.sampled_from(_PREFIXES),
+    climbs=st.lists(st.sampled_from(_CLIMBS), max_size=3),
+    tool=st.sampled_from(["Read", "Grep", "Glob"]),
+)
+def test_a_closed_file_is_closed_under_every_spelling(
+    spelled: tuple[Path, Path], tmp_path: Path, prefix: str, climbs: list[str], tool: str
+) -> None:
+    ws, policy = spelled
+    path = "/".join([prefix.format(ws=ws, base=ws.parent), *climbs, ".env"])
+    tool_input = (
+        {"file_path": path}
+        if tool == "Read"
+        else {"pattern": "K", "path": path}
+        if tool == "Grep"
+        else {"pattern": "*", "path": path}
+    )
+    event = {
+        "session_id": "s",
+        "cwd": str(ws),
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "t",
+    }
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["claude-code", "--audit", str(tmp_path / "a.jsonl"), "--policy", str(policy)]
+    assert run_hook(argv, io.BytesIO(json.dumps(event).encode()), out, err) == 0, err.getvalue()
+    assert json.loads(out.getvalue())["hookSpecificOutput"]["permissionDecision"] == "deny", path
