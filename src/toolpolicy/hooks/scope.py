@@ -79,20 +79,15 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
     closed: list[tuple[str, Verdict]] = []
     selected = 0
     try:
-        for path in _files(folder):
-            if not selects(os.path.relpath(path, folder)):
+        for below in _files(folder):
+            if not selects(below):
                 continue
             selected += 1
-            found = verdict(
-                evaluate_call(
-                    event,
-                    policy,
-                    "read_file",
-                    {"path": agent_path(path, event.cwd, policy.workspace) or path},
-                )
-            )
+            # the walk follows no symlinked folder: ``scope/below`` is the path as opened
+            path = below if scope == "." else f"{scope.rstrip('/')}/{below}"
+            found = verdict(evaluate_call(event, policy, "read_file", {"path": path}))
             if found.decision.behavior >= Behavior.ASK:
-                closed.append((path, found))
+                closed.append((below, found))
     except _TooLarge:
         if not searches:
             return own
@@ -103,33 +98,35 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
         return Verdict(Decision(Behavior.ASK, reason, "search-scope"), True, ())
     if not closed:
         return own
-    path, strongest = max(closed, key=lambda c: c[1].decision.behavior)
+    below, strongest = max(closed, key=lambda c: c[1].decision.behavior)
     if len(closed) == selected:
         return strongest
     if not searches:
         return own
     rule = strongest.decision
     reason = (
-        f"{event.tool_name} searches {raw}, which holds {os.path.relpath(path, folder)}, "
+        f"{event.tool_name} searches {raw}, which holds {below}, "
         f"closed by rule {rule.source}: {rule.reason}"
     )
     return Verdict(Decision(Behavior.ASK, reason, "search-scope"), True, strongest.matched)
 
 
 def _files(folder: str) -> Iterator[str]:
-    """Every file below ``folder`` (symlinks listed, not followed; ``.git`` skipped)."""
+    """Every file below ``folder``, relative to it (symlinks listed, not followed; ``.git``
+    skipped)."""
     seen = 0
+    start = len(folder.rstrip("/")) + 1
     for top, dirs, files in os.walk(folder):
         dirs[:] = [d for d in dirs if d != ".git"]
         seen += len(dirs) + len(files)
         if seen > MAX_SCOPE_ENTRIES:
             raise _TooLarge
+        prefix = top[start:] + "/" if len(top) >= start else ""
         for name in files:
-            yield os.path.join(top, name)
+            yield prefix + name
         for name in dirs:
-            link = os.path.join(top, name)
-            if os.path.islink(link):
-                yield link
+            if os.path.islink(os.path.join(top, name)):
+                yield prefix + name
 
 
 def _selector(given: Mapping[str, Any], entry: CatalogEntry) -> Callable[[str], bool]:
