@@ -14,6 +14,7 @@ agrees.
 from __future__ import annotations
 
 import functools
+import os
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -55,6 +56,8 @@ class CommandProbes:
 def path_probes(pattern: GlobPattern) -> PathProbes | None:
     """Verified probes for a rule's glob (``compile_glob(text, gitignore=True)``, as the
     compiler builds it); ``None`` when construction did not produce a matching path."""
+    if pattern.outside:
+        return _outside_probes(pattern)
     for candidate in _constructions(pattern.text):
         if _clean(candidate) and pattern.matches(candidate):
             miss = next(
@@ -62,6 +65,19 @@ def path_probes(pattern: GlobPattern) -> PathProbes | None:
                 None,
             )
             return PathProbes(candidate, miss)
+    return None
+
+
+def _outside_probes(pattern: GlobPattern) -> PathProbes | None:
+    """Absolute probes for an absolute (``//``) or home (``~/``) pattern, verified by the
+    matcher against this process's home folder."""
+    home = os.path.expanduser("~")
+    root = "/" if pattern.root == "//" else home.rstrip("/") + "/"
+    for candidate in _constructions(pattern.text[2:]):
+        if pattern.matches_absolute(root + candidate, home):
+            misses = (root + m for m in _near_misses(candidate))
+            miss = next((m for m in misses if not pattern.matches_absolute(m, home)), None)
+            return PathProbes(root + candidate, miss)
     return None
 
 
