@@ -334,6 +334,23 @@ def test_an_allow_on_writes_outside_the_workspace_is_reported(workspace: str) ->
     )
 
 
+def test_a_workspace_deny_never_shadows_an_allow_outside_it_and_back(workspace: str) -> None:
+    text = HEAD + "extends: P03\nrules:\n"
+    for name, behavior, paths in (
+        ("local", "deny", "['etc/**']"),
+        ("sys", "allow", "['//etc/hosts']"),
+        ("everything", "deny", "['**']"),
+        ("key", "allow", "['~/.ssh/config']"),
+        ("home", "deny", "['~/.aws/**']"),
+        ("aws", "allow", "['~/.aws/config']"),
+    ):
+        text += f"  - {{name: {name}, behavior: {behavior}, reason: r, "
+        text += f"match: {{effects: [read], paths: {paths}}}}}\n"
+    [finding] = lint(text, workspace)
+    assert (finding.code, finding.line) == ("shadowed-allow", 11)
+    assert "allow rule 'aws' never takes effect" in finding.message
+
+
 @pytest.mark.parametrize(
     "match",
     [

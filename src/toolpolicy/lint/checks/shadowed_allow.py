@@ -221,10 +221,14 @@ def _paths_covered(
 
 
 def _glob_covers(wide: GlobPattern, narrow: GlobPattern) -> bool:
+    if wide.root != narrow.root:
+        return False  # a workspace pattern never matches an absolute or home path, nor back
     if wide.text == narrow.text or wide.text in _MATCH_ALL_GLOBS:
         return True
     if _GLOB_SPECIALS.intersection(narrow.text):
         return False
+    if narrow.outside:
+        return wide.fullmatch(narrow.text[2:].strip("/")) is not None
     literal = narrow.text.strip("/")
     # an unanchored literal (no inner slash, no leading one) also matches at any depth
     anchored = narrow.text.startswith("/") or "/" in literal
