@@ -5,6 +5,7 @@ One section per point of the hook's contract (README, "toolpolicy hook claude-co
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from toolpolicy.engine.audit_verify import verify_chain
 
 from .conftest import Hook, golden
 
@@ -512,3 +515,63 @@ def test_the_hook_keeps_the_boundary_under_every_profile(hook: Hook, profile: st
 def test_a_home_relative_write_is_decided_as_the_home_folder(hook: Hook) -> None:
     assert hook.decide("Write", {"file_path": "~/.bashrc", "content": "x"}) == DENY_OUTSIDE
     assert not (hook.home / ".bashrc").exists()
+
+
+def test_audit_arguments_records_the_event_input_redacted(hook: Hook) -> None:
+    write = {"file_path": str(hook.ws / "a.py"), "content": "API_TOKEN=1"}
+    hook.decide("Write", write, "--audit-arguments")
+    hook.decide("WebFetch", {"url": "https://x.test", "headers": {"Authorization": "B"}})
+    first, second = hook.records()
+    assert first["arguments"] == {
+        "file_path": str(hook.ws / "a.py"),
+        "content": "<sha256:" + hashlib.sha256(b"API_TOKEN=1").hexdigest() + ", 11 chars>",
+    }
+    assert "arguments" not in second
+    assert "API_TOKEN=1" not in hook.audit.read_text()
+
+
+def test_parallel_hook_processes_keep_one_audit_chain(hook: Hook) -> None:
+    event = json.dumps(hook.event("Bash", {"command": "ls"})).encode()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
+    env |= {"TOOLPOLICY_CACHE_DIR": str(hook.cache), "HOME": str(hook.home)}
+    env["CLAUDE_PROJECT_DIR"] = str(hook.ws)
+    command = [
+        sys.executable,
+        "-m",
+        "toolpolicy",
+        "hook",
+        "claude-code",
+        "--audit",
+        str(hook.audit),
+    ]
+    processes = [
+        subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+        for _ in range(8)
+    ]
+    for process in processes:
+        assert process.stdin is not None
+        process.stdin.write(event)
+        process.stdin.close()
+    assert [p.wait(timeout=60) for p in processes] == [0] * 8
+    report = verify_chain(hook.audit)
+    assert (report.records, report.broken) == (8, None)
+    assert [r["seq"] for r in hook.records()] == list(range(1, 9))
+
+
+def test_audit_show_marks_an_ask_that_claude_code_then_ran(hook: Hook) -> None:
+    hook.decide("Bash", {"command": "make"})
+    ran = hook.event("Bash", {"command": "make"}, hook_event_name="PostToolUse")
+    ran["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False}
+    assert hook.run(ran).returncode == 0
+    done = subprocess.run(
+        [sys.executable, "-m", "toolpolicy", "audit", "show", str(hook.audit), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    summary = json.loads(done.stdout)
+    assert summary["records"] == 1
+    assert [(a["call_id"], a["behavior"], a["executed"]) for a in summary["asks"]] == [
+        ("toolu_01", "ask", True)
+    ]

@@ -13,15 +13,14 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..core.decision import Decision
-from ..core.protocols import ApprovalRequest, AuditRecord, AuditSink
+from ..core.protocols import ApprovalRequest, AuditSink
 from ..core.results import ToolResult, tool_error
 from ..core.vocabulary import ApprovalOutcome, Behavior
 from ..tools.registry import ToolCall, ToolContext, ToolSnapshot
 from .approval import ApprovalService, outcome_decision
-from .audit import arguments_sha256, utc_now
+from .audit_record import decision_record
 from .evaluate import DecisionEngine, Evaluation
 from .knobs import Knobs
-from .redaction import redacted_arguments
 from .request import PermissionRequest
 
 __all__ = ["EVALUATION_FAILED", "Gate", "GateDecision"]
@@ -138,24 +137,17 @@ class Gate:
         )
 
     def _record(self, request: PermissionRequest, final: GateDecision) -> None:
-        decision, evaluation = final.decision, final.evaluation
-        arguments = dict(request.arguments)
-        record = AuditRecord(
-            ts=utc_now(),
+        record = decision_record(
             session_id=self._session_id,
             call_id=request.call_id,
             tool=request.tool,
-            effect=request.effect,  # StrEnum members are their strings
-            behavior=decision.behavior.label,
-            source=decision.source,
-            reason=decision.reason,
-            matched_rules=evaluation.matched_rules,
-            preset=evaluation.knobs.preset,
-            sandbox=decision.sandbox or evaluation.knobs.sandbox,
-            approval=evaluation.knobs.approval,
+            effect=request.effect,
+            decision=final.decision,
+            knobs=final.evaluation.knobs,
+            matched_rules=final.evaluation.matched_rules,
+            arguments=request.arguments,
+            include_arguments=self._include_arguments,
             approval_outcome=final.approval_outcome,
-            arguments_sha256=arguments_sha256(arguments),
-            arguments=redacted_arguments(arguments) if self._include_arguments else None,
         )
         for sink in self._audit:
             sink.record(record)

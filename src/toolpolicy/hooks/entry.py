@@ -89,6 +89,12 @@ def hook_flags(parser: argparse.ArgumentParser) -> None:
         help="JSONL audit file (default $TOOLPOLICY_AUDIT or "
         "~/.local/state/toolpolicy/audit.jsonl)",
     )
+    parser.add_argument(
+        "--audit-arguments",
+        action="store_true",
+        help="record each call's arguments in the audit (secret-looking values and file "
+        "contents redacted), so that `toolpolicy diff --calls` can replay them",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -148,12 +154,12 @@ def _answer(adapter: AgentAdapter, args: argparse.Namespace, raw: bytes) -> str:
     if event.kind is EventKind.OTHER:
         return ""
     if event.kind is EventKind.POST_TOOL_USE:
-        _audit(args, _executed(adapter, event))
+        _audit(args, _executed(adapter, event, args))
         return ""
     sources = load_sources(args.profile, args.policies, args.presets)
     if event.kind is EventKind.SESSION_START:
         return ""  # the cache is warm: the first tool call pays no compile
-    from ..engine.audit import arguments_sha256, utc_now
+    from ..engine.audit_record import decision_record
     from ..engine.selection import assemble
     from .decide import decide_call
 
@@ -171,24 +177,18 @@ def _answer(adapter: AgentAdapter, args: argparse.Namespace, raw: bytes) -> str:
     if event.kind is EventKind.PERMISSION_REQUEST:
         answer = _permission_request(answer)
     decision = answer.decision
-    knobs = policy.knobs
     _audit(
         args,
-        AuditRecord(
-            ts=utc_now(),
+        decision_record(
             session_id=event.session_id,
             call_id=event.tool_use_id,
             tool=decided.tool,
             effect=decided.effect.value,
-            behavior=decision.behavior.label,
-            source=decision.source,
-            reason=decision.reason,
+            decision=decision,
+            knobs=policy.knobs,
             matched_rules=decided.matched_rules,
-            preset=knobs.preset,
-            sandbox=(decision.sandbox or knobs.sandbox).value,
-            approval=knobs.approval.value,
-            approval_outcome=None,
-            arguments_sha256=arguments_sha256(dict(event.tool_input)),
+            arguments=event.tool_input,
+            include_arguments=args.audit_arguments,
             extra=_extra(adapter, event, decision.behavior.label if answer.speak else "none"),
         ),
     )
@@ -202,25 +202,19 @@ def _permission_request(answer: Answer) -> Answer:
     return Answer(answer.decision, speak)
 
 
-def _executed(adapter: AgentAdapter, event: AgentEvent) -> AuditRecord:
-    from ..engine.audit import arguments_sha256, utc_now
+def _executed(adapter: AgentAdapter, event: AgentEvent, args: argparse.Namespace) -> AuditRecord:
+    from ..engine.audit_record import executed_record
 
     entry = adapter.entry(event.tool_name)
-    return AuditRecord(
-        ts=utc_now(),
+    return executed_record(
         session_id=event.session_id,
         call_id=event.tool_use_id,
         tool=entry.tool or event.tool_name,
         effect=entry.effect.value,
-        behavior="executed",
-        source=adapter.name,
         reason=f"{adapter.name} ran {event.tool_name}",
-        matched_rules=(),
-        preset="",
-        sandbox="",
-        approval="",
-        approval_outcome=None,
-        arguments_sha256=arguments_sha256(dict(event.tool_input)),
+        source=adapter.name,
+        arguments=event.tool_input,
+        include_arguments=args.audit_arguments,
         extra=_extra(adapter, event, None),
     )
 

@@ -1,0 +1,93 @@
+"""The one place an ``AuditRecord`` is built: for a final decision (the gate, the hooks) and
+for an agent's report that a call ran (a hook's ``PostToolUse``).
+
+Both stamp the time, hash the canonical arguments and, when asked, record the arguments with
+secrets and file contents redacted (:mod:`toolpolicy.engine.redaction`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from ..core.decision import Decision
+from ..core.protocols import AuditRecord
+from ..core.vocabulary import ApprovalOutcome
+from .audit import arguments_sha256, utc_now
+from .knobs import KnobState
+from .redaction import redacted_arguments
+
+__all__ = ["EXECUTED", "decision_record", "executed_record"]
+
+EXECUTED = "executed"
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
+
+
+def decision_record(
+    *,
+    session_id: str,
+    call_id: str,
+    tool: str,
+    effect: str,
+    decision: Decision,
+    knobs: KnobState,
+    matched_rules: tuple[str, ...],
+    arguments: Mapping[str, object],
+    include_arguments: bool = False,
+    approval_outcome: ApprovalOutcome | None = None,
+    extra: Mapping[str, Any] = _NOTHING,
+) -> AuditRecord:
+    """The record of one final decision, under the knobs it was decided with."""
+    return AuditRecord(
+        ts=utc_now(),
+        session_id=session_id,
+        call_id=call_id,
+        tool=tool,
+        effect=effect,
+        behavior=decision.behavior.label,
+        source=decision.source,
+        reason=decision.reason,
+        matched_rules=matched_rules,
+        preset=knobs.preset,
+        sandbox=(decision.sandbox or knobs.sandbox).value,
+        approval=knobs.approval.value,
+        approval_outcome=approval_outcome.value if approval_outcome is not None else None,
+        arguments_sha256=arguments_sha256(dict(arguments)),
+        arguments=redacted_arguments(arguments) if include_arguments else None,
+        extra=extra,
+    )
+
+
+def executed_record(
+    *,
+    session_id: str,
+    call_id: str,
+    tool: str,
+    effect: str,
+    reason: str,
+    source: str,
+    arguments: Mapping[str, object],
+    include_arguments: bool = False,
+    extra: Mapping[str, Any] = _NOTHING,
+) -> AuditRecord:
+    """The record that the agent ran a call (behaviour ``executed``; no knobs: the agent, not
+    toolpolicy, ran it)."""
+    return AuditRecord(
+        ts=utc_now(),
+        session_id=session_id,
+        call_id=call_id,
+        tool=tool,
+        effect=effect,
+        behavior=EXECUTED,
+        source=source,
+        reason=reason,
+        matched_rules=(),
+        preset="",
+        sandbox="",
+        approval="",
+        approval_outcome=None,
+        arguments_sha256=arguments_sha256(dict(arguments)),
+        arguments=redacted_arguments(arguments) if include_arguments else None,
+        extra=extra,
+    )
