@@ -1,0 +1,185 @@
+"""Import Claude Code's ``permissions.allow/ask/deny`` lists as a toolpolicy Policy.
+
+Each entry becomes one rule, or a YAML comment saying why it cannot: toolpolicy never imports
+a rule that would decide differently. What translates (the inverse of the export):
+
+* a tool name: ``Bash``, ``Read``, ``Write``, ``Edit``, ``Glob`` name toolpolicy's built-in
+  tools; ``mcp__server__tool``, ``mcp__server__*``, ``mcp__server`` (the whole server),
+  ``WebFetch`` and other names are decided by name, as the Claude Code hook does;
+* ``Bash(git push:*)`` and ``Bash(git push *)``: the command prefix ``git push``; an exact
+  command (``Bash(npm run test)``) only in a deny or an ask (toolpolicy's prefix is wider:
+  conservative there, a wider allow anywhere else);
+* ``Read(p)``, ``Edit(p)``, ``Write(p)``: path rules on ``read_file`` or on ``write_file`` and
+  ``edit_file`` (Claude Code's ``Edit`` covers every writer), with ``p`` taken relative to the
+  project root (``./p`` and ``/p`` are anchored, ``p`` without a slash matches at any depth).
+
+Not translated: ``//absolute`` and ``~/home`` paths, other wildcards (``Bash(git * main)``,
+``Bash(npm*)``), ``WebFetch(domain:...)`` and other specifiers, tools toolpolicy folds into
+another (``Grep``, ``LS`` → ``read_file``; ``MultiEdit``, ``NotebookEdit`` → ``edit_file``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from ..compile.commands import CommandPatternError, compile_command_pattern
+from ..compile.globs import GlobError, compile_glob
+from ..core.errors import ConfigurationError
+from .claude_settings import CLAUDE_TOOL_NAMES, EDIT_FAMILY
+from .native import one_line
+
+__all__ = ["ImportedEntry", "import_claude_settings", "read_claude_permissions"]
+
+_BEHAVIORS = ("deny", "ask", "allow")
+_ENTRY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*\*?)(?:\((.*)\))?", re.DOTALL)
+_BUILTIN_BY_CLAUDE = {claude: ours for ours, claude in CLAUDE_TOOL_NAMES.items()}
+_FOLDED = {"Grep": "read_file", "LS": "read_file", "MultiEdit": "edit_file",
+           "NotebookEdit": "edit_file"}  # fmt: skip
+_PATH_TOOLS = {"Read": ("read_file",), "Edit": EDIT_FAMILY, "Write": ("write_file",)}
+_NAME_LIMIT = 64
+
+
+class ImportedEntry(NamedTuple):
+    """One permission entry: the rule it became (``match``), or why it could not."""
+
+    behavior: str
+    entry: str
+    match: Mapping[str, list[str]] | None
+    problem: str | None
+
+
+def read_claude_permissions(text: str, source: str) -> dict[str, list[str]]:
+    """The ``allow``/``ask``/``deny`` lists of a Claude Code settings file's text.
+
+    Raises ``ConfigurationError`` naming ``source`` when it is not JSON, has no
+    ``permissions`` object, or a list holds something other than strings.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ConfigurationError(f"{source}: not JSON: {exc}") from None
+    permissions = data.get("permissions") if isinstance(data, dict) else None
+    if not isinstance(permissions, dict):
+        raise ConfigurationError(f"{source}: no 'permissions' object")
+    lists: dict[str, list[str]] = {}
+    for behavior in _BEHAVIORS:
+        entries = permissions.get(behavior, [])
+        if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+            raise ConfigurationError(f"{source}: permissions.{behavior} is not a list of strings")
+        lists[behavior] = entries
+    return lists
+
+
+def import_claude_settings(
+    permissions: Mapping[str, Sequence[str]], *, name: str, extends: str, source: str
+) -> str:
+    """A Policy document (YAML text) with one rule per translatable entry."""
+    entries = [
+        _translate(behavior, entry)
+        for behavior in _BEHAVIORS
+        for entry in permissions.get(behavior, ())
+    ]
+    lines = [
+        f"# Imported by `toolpolicy import claude-settings` from {one_line(source)}.",
+        "# Claude Code paths are read relative to the project root (the workspace).",
+        "apiVersion: toolpolicy/v1",
+        "kind: Policy",
+        f"name: {name}",
+        f"extends: {_quote(extends)}",
+    ]
+    rules: list[str] = []
+    taken: set[str] = set()
+    for item in entries:
+        if item.match is None:
+            entry = one_line(item.entry)
+            rules.append(f"  # not imported: {item.behavior} {entry}: {item.problem}")
+            continue
+        rule_name = _unique_name(item, taken)
+        rules.append(f"  - name: {rule_name}")
+        rules.append(f"    behavior: {item.behavior}")
+        rules.append(f"    reason: {_quote(f'Claude Code settings: {item.behavior} {item.entry}')}")
+        fields = ", ".join(
+            f"{key}: [{', '.join(_quote(v) for v in values)}]" for key, values in item.match.items()
+        )
+        rules.append(f"    match: {{{fields}}}")
+    lines.append("rules:" if any(r.startswith("  - ") for r in rules) else "rules: []")
+    lines.extend(rules)
+    return "\n".join(lines) + "\n"
+
+
+def _translate(behavior: str, entry: str) -> ImportedEntry:
+    found = _ENTRY.fullmatch(entry.strip())
+    if found is None:
+        return ImportedEntry(behavior, entry, None, "not a Claude Code permission rule")
+    tool, specifier = found.group(1), found.group(2)
+    if tool in _FOLDED:
+        folded = _FOLDED[tool]
+        reason = f"toolpolicy decides {tool} as {folded}: write the rule for {folded}"
+        return ImportedEntry(behavior, entry, None, reason)
+    if specifier is None or specifier in ("", "*"):
+        return _tool_name(behavior, entry, tool)
+    if tool == "Bash":
+        return _command(behavior, entry, specifier)
+    if tool in _PATH_TOOLS:
+        return _path(behavior, entry, tool, specifier)
+    return ImportedEntry(
+        behavior, entry, None, f"toolpolicy matches {tool} by name only, not by {specifier!r}"
+    )
+
+
+def _tool_name(behavior: str, entry: str, tool: str) -> ImportedEntry:
+    ours = _BUILTIN_BY_CLAUDE.get(tool)
+    if ours is not None:
+        return ImportedEntry(behavior, entry, {"tools": [ours]}, None)
+    if tool.startswith("mcp__") and "__" not in tool[len("mcp__") :]:
+        return ImportedEntry(behavior, entry, {"tools": [tool + "__*"]}, None)
+    return ImportedEntry(behavior, entry, {"tools": [tool]}, None)
+
+
+def _command(behavior: str, entry: str, specifier: str) -> ImportedEntry:
+    text = specifier.strip()
+    prefix = text[:-2] if text.endswith((":*", " *")) else text
+    if "*" in prefix:
+        reason = "Claude Code's * spans any run of characters; toolpolicy's * is one whole word"
+        return ImportedEntry(behavior, entry, None, reason)
+    if prefix == text and behavior == "allow":
+        reason = "an exact command: toolpolicy's commands are prefixes, the allow would be wider"
+        return ImportedEntry(behavior, entry, None, reason)
+    try:
+        compile_command_pattern(prefix)
+    except CommandPatternError as exc:
+        return ImportedEntry(behavior, entry, None, str(exc))
+    return ImportedEntry(behavior, entry, {"tools": ["shell"], "commands": [prefix.strip()]}, None)
+
+
+def _path(behavior: str, entry: str, tool: str, specifier: str) -> ImportedEntry:
+    if specifier.startswith(("//", "~")):
+        reason = "absolute and home paths are not translated (workspace paths only)"
+        return ImportedEntry(behavior, entry, None, reason)
+    pattern = "/" + specifier[2:] if specifier.startswith("./") else specifier
+    try:
+        compile_glob(pattern, gitignore=True)
+    except GlobError as exc:
+        return ImportedEntry(behavior, entry, None, str(exc))
+    return ImportedEntry(
+        behavior, entry, {"tools": list(_PATH_TOOLS[tool]), "paths": [pattern]}, None
+    )
+
+
+def _unique_name(item: ImportedEntry, taken: set[str]) -> str:
+    words = re.findall(r"[a-z0-9]+", f"{item.behavior} {item.entry}".lower())
+    base = "-".join(words)[: _NAME_LIMIT - 4].strip("-") or item.behavior
+    name, counter = base, 2
+    while name in taken:
+        name = f"{base}-{counter}"
+        counter += 1
+    taken.add(name)
+    return name
+
+
+def _quote(text: str) -> str:
+    """A YAML double-quoted scalar (JSON's string syntax is valid YAML)."""
+    return json.dumps(one_line(text), ensure_ascii=False)
