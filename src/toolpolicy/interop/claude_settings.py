@@ -162,7 +162,7 @@ def claude_path_specifiers(text: str) -> tuple[str, ...]:
     """A toolpolicy path glob as Claude Code specifiers anchored at the project root.
 
     ``secrets/**`` → ``/secrets/**``; ``.env`` → ``/**/.env`` and ``/**/.env/**``;
-    ``build/`` (a folder) → ``/**/build/**``.
+    ``build/`` (a folder: gitignore's trailing slash, kept) → ``/**/build/``.
     """
     body = text
     anchored = body.startswith("/")
@@ -172,7 +172,7 @@ def claude_path_specifiers(text: str) -> tuple[str, ...]:
     anchored = anchored or "/" in body or body == "**"
     base = ("/" if anchored else "/**/") + body
     if folder:
-        return (base + "/**",)
+        return (base + "/",)
     if body.split("/")[-1] == "**":
         return (base,)
     return (base, base + "/**")
