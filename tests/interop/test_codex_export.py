@@ -108,7 +108,8 @@ def test_paths_tool_names_and_wildcards_are_reported(team: Path) -> None:
     assert knobs == [
         "not expressible: preset workspace-write (sandbox workspace-write, approval ask): set "
         'sandbox_mode = "workspace-write" and approval_policy = "on-request" in Codex\'s '
-        "config.toml; a .rules file cannot carry them"
+        "config.toml; a .rules file cannot carry them, and Codex runs a command a rule allows "
+        "outside its sandbox"
     ]
 
 

@@ -134,7 +134,8 @@ def _knobs_hint(policy: ToolPolicy) -> str:
     approval = "never" if policy.knobs.approval is ApprovalPolicy.NEVER else "on-request"
     return (
         f'set sandbox_mode = "{policy.knobs.sandbox}" and approval_policy = "{approval}" in '
-        "Codex's config.toml; a .rules file cannot carry them"
+        "Codex's config.toml; a .rules file cannot carry them, and Codex runs a command a "
+        "rule allows outside its sandbox"
     )
 
 
