@@ -109,3 +109,10 @@ def test_import_errors_exit_2_with_one_line(tmp_path: Path) -> None:
     done = run_cli("import", "claude-settings", "other.json", "--name", "Bad", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr == "toolpolicy: invalid --name 'Bad': lowercase words joined by - or _\n"
+
+
+def test_the_dialect_choices_are_the_exporters() -> None:
+    from toolpolicy.cli.export_cmd import _DIALECTS
+    from toolpolicy.interop import EXPORTERS
+
+    assert tuple(EXPORTERS) == _DIALECTS

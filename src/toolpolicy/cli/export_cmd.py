@@ -13,6 +13,8 @@ from .selection import selection_from, selection_options
 
 __all__ = ["export_cmd"]
 
+# The keys of toolpolicy.interop.EXPORTERS (a test keeps them equal), spelled out so that
+# listing the commands does not import the engine.
 _DIALECTS = ("claude-settings", "codex-rules", "gemini-policy")
 
 

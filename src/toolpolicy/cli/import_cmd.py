@@ -6,7 +6,7 @@ import re
 
 import click
 
-from .errors import reports_errors
+from .errors import fail, reports_errors
 
 __all__ = ["import_cmd"]
 
@@ -41,7 +41,6 @@ def import_cmd(dialect: str, file: str, name: str, extends: str) -> None:
     Exit codes: 0 printed, 2 usage error (FILE is not a settings file, a bad --name).
     """
     from ..interop import import_claude_settings, read_claude_permissions
-    from .errors import fail
 
     if not _POLICY_NAME.fullmatch(name) or len(name) > 64:
         raise fail(f"invalid --name {name!r}: lowercase words joined by - or _")

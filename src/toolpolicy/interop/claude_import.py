@@ -134,7 +134,8 @@ def _tool_name(behavior: str, entry: str, tool: str) -> ImportedEntry:
     ours = _BUILTIN_BY_CLAUDE.get(tool)
     if ours is not None:
         return ImportedEntry(behavior, entry, {"tools": [ours]}, None)
-    if tool.startswith("mcp__") and "__" not in tool[len("mcp__") :]:
+    server = tool[len("mcp__") :]
+    if tool.startswith("mcp__") and server and "__" not in server and "*" not in server:
         return ImportedEntry(behavior, entry, {"tools": [tool + "__*"]}, None)
     return ImportedEntry(behavior, entry, {"tools": [tool]}, None)
 
