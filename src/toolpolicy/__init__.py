@@ -42,6 +42,10 @@ if TYPE_CHECKING:
     from .engine.selection import ToolPolicy as ToolPolicy
     from .engine.selection import load as load
     from .engine.terminal_approval import TerminalApproval as TerminalApproval
+    from .interop import NativeExport as NativeExport
+    from .interop import Omission as Omission
+    from .interop import export_policy as export_policy
+    from .interop import import_claude_settings as import_claude_settings
     from .tools.registry import ToolCall as ToolCall
     from .tools.registry import ToolContext as ToolContext
     from .tools.registry import ToolDefinition as ToolDefinition
@@ -66,6 +70,8 @@ _EXPORTS = {
     "Evaluation": "toolpolicy.engine.evaluate",
     "Gate": "toolpolicy.engine.gate",
     "JsonlAuditSink": "toolpolicy.engine.audit",
+    "NativeExport": "toolpolicy.interop",
+    "Omission": "toolpolicy.interop",
     "OtelAuditSink": "toolpolicy.engine.otel_audit",
     "PermissionContractError": "toolpolicy.core",
     "PolicyLoadError": "toolpolicy.core",
@@ -81,6 +87,8 @@ _EXPORTS = {
     "ToolRegistry": "toolpolicy.tools.registry",
     "ToolResult": "toolpolicy.core",
     "WorkspacePathError": "toolpolicy.core",
+    "export_policy": "toolpolicy.interop",
+    "import_claude_settings": "toolpolicy.interop",
     "is_tool_result": "toolpolicy.core",
     "load": "toolpolicy.engine.selection",
     "tool_error": "toolpolicy.core",
