@@ -133,3 +133,10 @@ def test_claude_specifiers_match_exactly_the_paths_the_glob_matches(
     specifiers = [compile_glob(s, gitignore=True) for s in claude_path_specifiers(text)]
     assert all(s.text.startswith("/") for s in specifiers)
     assert original.matches(candidate) == any(s.matches(candidate) for s in specifiers)
+
+
+def test_absolute_and_home_patterns_keep_their_spelling() -> None:
+    """Claude Code writes ``//path`` for absolute and ``~/path`` for home paths, as the
+    absolute path rules of toolpolicy do; they must never become project-relative."""
+    assert claude_path_specifiers("//etc/**") == ("//etc/**",)
+    assert claude_path_specifiers("~/.ssh/**") == ("~/.ssh/**",)

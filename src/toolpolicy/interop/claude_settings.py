@@ -162,8 +162,11 @@ def claude_path_specifiers(text: str) -> tuple[str, ...]:
     """A toolpolicy path glob as Claude Code specifiers anchored at the project root.
 
     ``secrets/**`` → ``/secrets/**``; ``.env`` → ``/**/.env`` and ``/**/.env/**``;
-    ``build/`` (a folder: gitignore's trailing slash, kept) → ``/**/build/``.
+    ``build/`` (a folder: gitignore's trailing slash, kept) → ``/**/build/``; absolute
+    (``//etc/**``) and home (``~/.ssh/**``) patterns are written as they are.
     """
+    if text.startswith(("//", "~/")):
+        return (text,)  # absolute and home patterns: Claude Code spells them the same way
     body = text
     anchored = body.startswith("/")
     body = body.lstrip("/")
