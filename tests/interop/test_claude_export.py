@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolpolicy.compile.commands import compile_command_pattern
 from toolpolicy.compile.globs import compile_glob
 from toolpolicy.interop import export_policy
-from toolpolicy.interop.claude_settings import claude_path_specifiers
+from toolpolicy.interop.claude_settings import claude_command_specifier, claude_path_specifiers
 
 from .conftest import load, policy_with_rules, write_policy
 
@@ -140,3 +142,35 @@ def test_absolute_and_home_patterns_keep_their_spelling() -> None:
     absolute path rules of toolpolicy do; they must never become project-relative."""
     assert claude_path_specifiers("//etc/**") == ("//etc/**",)
     assert claude_path_specifiers("~/.ssh/**") == ("~/.ssh/**",)
+
+
+def claude_bash_matches(specifier: str, command: str) -> bool:
+    """Claude Code's reading of ``Bash(SPECIFIER)`` for one simple command (its permissions
+    reference): ``*`` spans any run of characters, and a trailing `` *`` also matches nothing,
+    so ``git push *`` covers ``git push`` and ``git push origin`` but not ``git pushx``."""
+    pieces = specifier.split("*")
+    pattern = ".*".join(re.escape(p) for p in pieces)
+    if specifier.endswith(" *"):
+        pattern = pattern[: -len(re.escape(" ") + ".*")] + "(?: .*)?"
+    return re.fullmatch(pattern, command, re.DOTALL) is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(["git", "push", "-f", "main", "*"]), min_size=1, max_size=4),
+    argv=st.lists(st.sampled_from(["git", "push", "-f", "main", "x"]), min_size=1, max_size=5),
+)
+def test_a_claude_bash_rule_covers_what_toolpolicy_prefix_covers(
+    words: list[str], argv: list[str]
+) -> None:
+    """Every command toolpolicy's prefix matches is matched by the exported ``Bash(...)`` (so
+    a deny or ask is never narrower there); without ``*`` the two match exactly the same
+    commands, which is why only ``*``-free allows are exported."""
+    pattern = compile_command_pattern(" ".join(words))
+    specifier = claude_command_specifier(pattern.words)
+    command = " ".join(argv)
+    ours = pattern.matches(tuple(argv))
+    theirs = claude_bash_matches(specifier, command)
+    assert not ours or theirs
+    if "*" not in words:
+        assert ours == theirs
