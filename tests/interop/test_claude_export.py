@@ -174,3 +174,16 @@ def test_a_claude_bash_rule_covers_what_toolpolicy_prefix_covers(
     assert not ours or theirs
     if "*" not in words:
         assert ours == theirs
+
+
+def test_the_boundary_line_follows_whether_the_selection_enforces_it(tmp_path: Path) -> None:
+    """P02 alone has no boundary (nothing to report); any user policy brings it, even on P02."""
+    import toolpolicy
+
+    bare = export_policy(toolpolicy.load(profile="P02", workspace=tmp_path), "claude-settings")
+    assert [o.subject for o in bare.omissions if o.subject == "workspace-boundary"] == []
+    path = write_policy(tmp_path, policy_with_rules("  []\n").replace("P03", "P02"))
+    layered = export_policy(
+        toolpolicy.load(profile="P02", policies=[path], workspace=tmp_path), "claude-settings"
+    )
+    assert layered.omissions[0].subject == "workspace-boundary"

@@ -109,7 +109,7 @@ def is_mcp_server_pattern(text: str) -> bool:
 def selection_omissions(policy: ToolPolicy, knobs_hint: str) -> tuple[Omission, ...]:
     """What no rule dialect carries: the boundary, the knobs and the profile's defaults."""
     found: list[Omission] = []
-    if policy.profile.capabilities.has("policy"):
+    if policy.engine.enforces_policy:
         found.append(
             Omission(
                 "workspace-boundary",
