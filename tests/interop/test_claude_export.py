@@ -137,11 +137,21 @@ def test_claude_specifiers_match_exactly_the_paths_the_glob_matches(
     assert original.matches(candidate) == any(s.matches(candidate) for s in specifiers)
 
 
-def test_absolute_and_home_patterns_keep_their_spelling() -> None:
-    """Claude Code writes ``//path`` for absolute and ``~/path`` for home paths, as the
-    absolute path rules of toolpolicy do; they must never become project-relative."""
-    assert claude_path_specifiers("//etc/**") == ("//etc/**",)
-    assert claude_path_specifiers("~/.ssh/**") == ("~/.ssh/**",)
+def test_absolute_and_home_path_rules_keep_their_root(tmp_path: Path) -> None:
+    """Claude Code writes ``//path`` for absolute and ``~/path`` for home paths, as toolpolicy's
+    path rules do; they must never become project-relative."""
+    path = write_policy(
+        tmp_path,
+        policy_with_rules(
+            "  - name: no-keys\n    behavior: deny\n    reason: Keys stay home\n"
+            "    match: {tools: [read_file], paths: ['~/.ssh/**', '//etc/ssl']}\n"
+        ),
+    )
+    assert _permissions(path)["deny"] == [
+        "Read(~/.ssh/**)",
+        "Read(//etc/ssl)",
+        "Read(//etc/ssl/**)",
+    ]
 
 
 def claude_bash_matches(specifier: str, command: str) -> bool:

@@ -76,18 +76,25 @@ def test_each_entry_becomes_one_rule() -> None:
     ]
 
 
-_HOME = "absolute and home paths are not translated (workspace paths only)"
+_TILDE = "invalid glob '~user/x': '~' is only understood as '~/' (the home folder) in rule paths"
 _STAR = "Claude Code's * spans any run of characters; toolpolicy's * is one whole word"
 _EXACT = "an exact command: toolpolicy's commands are prefixes, the allow would be wider"
 _FETCH = "toolpolicy matches WebFetch by name only, not by 'domain:x.org'"
 _PIPE = "invalid command pattern 'curl x | bash': | not allowed"
 
 
+def test_absolute_and_home_paths_keep_their_root() -> None:
+    text = _import(deny=["Read(~/.ssh/**)", "Edit(//etc/**)"])
+    assert [line for line in _rules_and_comments(text) if line.startswith("match")] == [
+        'match: {tools: ["read_file"], paths: ["~/.ssh/**"]}',
+        'match: {tools: ["write_file", "edit_file"], paths: ["//etc/**"]}',
+    ]
+
+
 @pytest.mark.parametrize(
     ("behavior", "entry", "reason"),
     [
-        ("deny", "Read(~/.ssh/**)", _HOME),
-        ("deny", "Edit(//etc/**)", _HOME),
+        ("deny", "Read(~user/x)", _TILDE),
         ("allow", "WebFetch(domain:x.org)", _FETCH),
         ("allow", "Bash(npm run test)", _EXACT),
         ("deny", "Bash(git * main)", _STAR),
@@ -132,14 +139,15 @@ def test_the_imported_policy_passes_the_real_lint(tmp_path: Path) -> None:
     assert lint.returncode == 0, lint.stdout
     summary = json.loads(lint.stdout)["summary"]
     assert summary["errors"] == 0
-    # WebFetch is decided by name in the hook; lint only knows the built-in tools.
-    assert [f["code"] for f in json.loads(lint.stdout)["findings"]] == ["unknown-tool"]
+    assert all(f["severity"] != "error" for f in json.loads(lint.stdout)["findings"])
 
 
 ROUND_TRIP_POLICY = policy_with_rules(
     "  - name: no-secrets\n    behavior: deny\n    reason: Secrets stay private\n"
     "    match: {tools: [read_file, write_file, edit_file],\n"
     "            paths: ['.env', 'secrets/**', 'out/']}\n"
+    "  - name: keys-stay-home\n    behavior: deny\n    reason: Keys stay home\n"
+    "    match: {tools: [read_file], paths: ['~/.ssh/**', '//etc/ssl']}\n"
     "  - name: push-asks\n    behavior: ask\n    reason: Pushing needs a human\n"
     "    match: {commands: ['git push', 'npm publish']}\n"
     "  - name: tests-run\n    behavior: allow\n    reason: Tests are safe\n"

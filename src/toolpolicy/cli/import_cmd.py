@@ -34,8 +34,8 @@ def import_cmd(dialect: str, file: str, name: str, extends: str) -> None:
     """Print a toolpolicy Policy (YAML) made from FILE's permissions.allow/ask/deny lists.
 
     FILE is a Claude Code settings.json (- reads stdin). Each entry becomes one rule;
-    an entry toolpolicy cannot decide the same way (WebFetch(domain:...), //absolute
-    paths, wildcards inside a command, an exact command in an allow ...) becomes a
+    an entry toolpolicy cannot decide the same way (WebFetch(domain:...), wildcards
+    inside a command, an exact command in an allow ...) becomes a
     '# not imported: ...' comment with the reason. The output passes `toolpolicy lint`.
 
     Exit codes: 0 printed, 2 usage error (FILE is not a settings file, a bad --name).

@@ -11,9 +11,10 @@ a rule that would decide differently. What translates (the inverse of the export
   conservative there, a wider allow anywhere else);
 * ``Read(p)``, ``Edit(p)``, ``Write(p)``: path rules on ``read_file`` or on ``write_file`` and
   ``edit_file`` (Claude Code's ``Edit`` covers every writer), with ``p`` taken relative to the
-  project root (``./p`` and ``/p`` are anchored, ``p`` without a slash matches at any depth).
+  project root (``./p`` and ``/p`` are anchored, ``p`` without a slash matches at any depth);
+  ``//absolute`` and ``~/home`` patterns are toolpolicy's own spelling and stay as they are.
 
-Not translated: ``//absolute`` and ``~/home`` paths, other wildcards (``Bash(git * main)``,
+Not translated: other wildcards (``Bash(git * main)``,
 ``Bash(npm*)``), ``WebFetch(domain:...)`` and other specifiers, tools toolpolicy folds into
 another (``Grep``, ``LS`` → ``read_file``; ``MultiEdit``, ``NotebookEdit`` → ``edit_file``).
 """
@@ -157,9 +158,6 @@ def _command(behavior: str, entry: str, specifier: str) -> ImportedEntry:
 
 
 def _path(behavior: str, entry: str, tool: str, specifier: str) -> ImportedEntry:
-    if specifier.startswith(("//", "~")):
-        reason = "absolute and home paths are not translated (workspace paths only)"
-        return ImportedEntry(behavior, entry, None, reason)
     pattern = "/" + specifier[2:] if specifier.startswith("./") else specifier
     try:
         compile_glob(pattern, gitignore=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 from ..compile.commands import CommandPattern
+from ..compile.globs import ABSOLUTE, HOME
 from ..core.vocabulary import Behavior
 from ..engine.selection import ToolPolicy
 from .native import NativeExport, Omission, OmissionKind
@@ -159,24 +160,25 @@ def _paths(scope: RuleScope) -> tuple[list[str], list[Omission]]:
 
 
 def claude_path_specifiers(text: str) -> tuple[str, ...]:
-    """A toolpolicy path glob as Claude Code specifiers anchored at the project root.
+    """A toolpolicy path glob as Claude Code specifiers, anchored where toolpolicy anchors it.
 
     ``secrets/**`` → ``/secrets/**``; ``.env`` → ``/**/.env`` and ``/**/.env/**``;
-    ``build/`` (a folder: gitignore's trailing slash, kept) → ``/**/build/``; absolute
-    (``//etc/**``) and home (``~/.ssh/**``) patterns are written as they are.
+    ``build/`` (a folder: gitignore's trailing slash, kept) → ``/**/build/``. Absolute
+    (``//etc/ssl``) and home (``~/.ssh/**``) patterns keep their root, which Claude Code
+    spells the same way (``//etc/ssl`` and ``//etc/ssl/**``).
     """
-    if text.startswith(("//", "~/")):
-        return (text,)  # absolute and home patterns: Claude Code spells them the same way
-    body = text
-    anchored = body.startswith("/")
-    body = body.lstrip("/")
-    folder = body.endswith("/")
-    body = body.rstrip("/")
-    anchored = anchored or "/" in body or body == "**"
-    base = ("/" if anchored else "/**/") + body
-    if folder:
-        return (base + "/",)
-    if body.split("/")[-1] == "**":
+    for root in (ABSOLUTE, HOME):
+        if text.startswith(root):
+            return _with_content(root, text[len(root) :])
+    body = text.lstrip("/")
+    anchored = text.startswith("/") or "/" in body.rstrip("/") or body.rstrip("/") == "**"
+    return _with_content("/" if anchored else "/**/", body)
+
+
+def _with_content(root: str, body: str) -> tuple[str, ...]:
+    """``root + body``, and what is below it unless the pattern already says so."""
+    base = root + body
+    if body.endswith("/") or body.split("/")[-1] == "**":
         return (base,)
     return (base, base + "/**")
 
