@@ -197,3 +197,19 @@ def test_the_boundary_line_follows_whether_the_selection_enforces_it(tmp_path: P
         toolpolicy.load(profile="P02", policies=[path], workspace=tmp_path), "claude-settings"
     )
     assert layered.omissions[0].subject == "workspace-boundary"
+
+
+def test_a_rule_on_the_glob_tool_has_no_claude_code_counterpart(tmp_path: Path) -> None:
+    path = write_policy(
+        tmp_path,
+        policy_with_rules(
+            "  - name: no-listing\n    behavior: deny\n    reason: No listing\n"
+            "    match: {tools: [glob, read_file]}\n"
+        ),
+    )
+    assert _permissions(path)["deny"] == ["Read"]
+    exported = export_policy(load(path), "claude-settings")
+    assert exported.omissions[0].line == (
+        f"partly exported: rule no-listing ({path}:6): no Claude Code tool is decided as glob "
+        "(its Glob is read_file)"
+    )

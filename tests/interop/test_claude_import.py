@@ -176,3 +176,16 @@ def test_export_then_import_decides_every_probe_the_same(tmp_path: Path) -> None
     imported = write_policy(tmp_path, text, "back.yaml")
     report = run_diff(str(original), str(imported))
     assert report.verdict is Verdict.EQUIVALENT
+
+
+def test_the_tool_tables_agree_with_the_hooks_catalog() -> None:
+    """What export and import call each Claude Code tool is what the hook decides it as."""
+    from toolpolicy.hooks.claude_code import CATALOG
+    from toolpolicy.interop.claude_import import _FOLDED
+    from toolpolicy.interop.claude_settings import CLAUDE_TOOL_NAMES
+
+    for ours, claude in CLAUDE_TOOL_NAMES.items():
+        assert CATALOG[claude].tool == ours
+    catalogued = {name: entry.tool for name, entry in CATALOG.items() if entry.tool is not None}
+    folded = {n: t for n, t in catalogued.items() if n not in CLAUDE_TOOL_NAMES.values()}
+    assert folded == _FOLDED

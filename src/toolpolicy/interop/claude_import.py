@@ -3,9 +3,9 @@
 Each entry becomes one rule, or a YAML comment saying why it cannot: toolpolicy never imports
 a rule that would decide differently. What translates (the inverse of the export):
 
-* a tool name: ``Bash``, ``Read``, ``Write``, ``Edit``, ``Glob`` name toolpolicy's built-in
-  tools; ``mcp__server__tool``, ``mcp__server__*``, ``mcp__server`` (the whole server),
-  ``WebFetch`` and other names are decided by name, as the Claude Code hook does;
+* a tool name: ``Bash``, ``Read``, ``Write``, ``Edit`` name toolpolicy's built-in tools;
+  ``mcp__server__tool``, ``mcp__server__*``, ``mcp__server`` (the whole server), ``WebFetch``
+  and other names are decided by name, as the Claude Code hook does;
 * ``Bash(git push:*)`` and ``Bash(git push *)``: the command prefix ``git push``; an exact
   command (``Bash(npm run test)``) only in a deny or an ask (toolpolicy's prefix is wider:
   conservative there, a wider allow anywhere else);
@@ -16,7 +16,8 @@ a rule that would decide differently. What translates (the inverse of the export
 
 Not translated: other wildcards (``Bash(git * main)``,
 ``Bash(npm*)``), ``WebFetch(domain:...)`` and other specifiers, tools toolpolicy folds into
-another (``Grep``, ``LS`` → ``read_file``; ``MultiEdit``, ``NotebookEdit`` → ``edit_file``).
+another (``Glob``, ``Grep``, ``LS``, ``NotebookRead`` → ``read_file``; ``MultiEdit``,
+``NotebookEdit`` → ``edit_file``; ``PowerShell`` → ``shell``), as the hook's catalog does.
 """
 
 from __future__ import annotations
@@ -37,8 +38,11 @@ __all__ = ["ImportedEntry", "import_claude_settings", "read_claude_permissions"]
 _BEHAVIORS = ("deny", "ask", "allow")
 _ENTRY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*\*?)(?:\((.*)\))?", re.DOTALL)
 _BUILTIN_BY_CLAUDE = {claude: ours for ours, claude in CLAUDE_TOOL_NAMES.items()}
-_FOLDED = {"Grep": "read_file", "LS": "read_file", "MultiEdit": "edit_file",
-           "NotebookEdit": "edit_file"}  # fmt: skip
+# The Claude Code tools the hook's catalog decides as a built-in tool that another Claude Code
+# name stands for (a test keeps this equal to the catalog).
+_FOLDED = {"Glob": "read_file", "Grep": "read_file", "LS": "read_file",
+           "NotebookRead": "read_file", "MultiEdit": "edit_file", "NotebookEdit": "edit_file",
+           "PowerShell": "shell"}  # fmt: skip
 _PATH_TOOLS = {"Read": ("read_file",), "Edit": EDIT_FAMILY, "Write": ("write_file",)}
 _NAME_LIMIT = 64
 

@@ -8,11 +8,13 @@ and ``Edit(/src/**)`` (gitignore patterns; ``/`` is the project root; ``Edit`` c
 tool that writes files). Deny beats ask beats allow, as in toolpolicy. Reference:
 https://code.claude.com/docs/en/permissions ("Permission rule syntax").
 
-Built-in tools map as the Claude Code hook maps them back: ``shell`` → ``Bash``,
-``read_file`` → ``Read``, ``write_file`` → ``Write``, ``edit_file`` → ``Edit``, ``glob`` →
-``Glob``; path rules become ``Read(...)`` (``read_file``) and ``Edit(...)`` (``write_file``,
-``edit_file``). A path glob is anchored at the project root: ``.env`` (any depth) becomes
-``/**/.env`` and ``/**/.env/**`` (a matched folder covers its content, as in toolpolicy).
+Built-in tools map onto the Claude Code tool whose rule covers what the hook's catalog
+decides as that tool (``toolpolicy.hooks.claude_code.CATALOG``): ``shell`` → ``Bash``,
+``read_file`` → ``Read`` (Claude Code applies it to Grep, Glob and LS too), ``write_file`` →
+``Write``, ``edit_file`` → ``Edit``; no Claude Code tool is decided as ``glob``. Path rules
+become ``Read(...)`` (``read_file``) and ``Edit(...)`` (``write_file``, ``edit_file``). A path
+glob is anchored at the project root: ``.env`` (any depth) becomes ``/**/.env`` and
+``/**/.env/**`` (a matched folder covers its content, as in toolpolicy).
 """
 
 from __future__ import annotations
@@ -42,9 +44,9 @@ CLAUDE_TOOL_NAMES = {
     "read_file": "Read",
     "write_file": "Write",
     "edit_file": "Edit",
-    "glob": "Glob",
 }
-"""toolpolicy's built-in tools and the Claude Code tool each one stands for in a rule."""
+"""toolpolicy's built-in tools and the Claude Code tool each one stands for in a rule (a test
+keeps it equal to what the hook's catalog decides each Claude Code tool as)."""
 
 EDIT_FAMILY = ("write_file", "edit_file")
 """The tools one ``Edit(path)`` rule covers (Claude Code applies it to every file writer)."""
@@ -79,6 +81,14 @@ def _translate(scope: RuleScope) -> tuple[list[str], list[Omission]]:
     entries = [CLAUDE_TOOL_NAMES[b] for b in scope.builtins if b in CLAUDE_TOOL_NAMES]
     entries.extend(scope.names)
     notes: list[Omission] = []
+    if unnamed := [b for b in scope.builtins if b not in CLAUDE_TOOL_NAMES]:
+        notes.append(
+            Omission(
+                scope.subject,
+                f"no Claude Code tool is decided as {', '.join(unnamed)} (its Glob is read_file)",
+                OmissionKind.PARTIAL if entries else OmissionKind.DROPPED,
+            )
+        )
     if scope.open_ended:
         notes.append(
             Omission(
