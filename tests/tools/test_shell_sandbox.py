@@ -11,6 +11,7 @@ import pytest
 
 from toolpolicy.core.results import ToolResult
 from toolpolicy.core.vocabulary import SandboxMode
+from toolpolicy.tools.protected import ProtectedSet
 from toolpolicy.tools.registry import ToolContext
 from toolpolicy.tools.shell import ShellRunner
 
@@ -20,8 +21,10 @@ BWRAP = shutil.which("bwrap")
 pytestmark = pytest.mark.skipif(BWRAP is None, reason="bubblewrap (bwrap) is not installed")
 
 
-def context_for(workspace: Path, mode: SandboxMode, *protected: str) -> ToolContext:
-    return ToolContext(workspace=str(workspace), sandbox=mode, read_only_paths=protected)
+def context_for(workspace: Path, mode: SandboxMode, *policy_files: str) -> ToolContext:
+    root = os.path.realpath(workspace)
+    protected = ProtectedSet.for_workspace(root, (os.path.join(root, p) for p in policy_files))
+    return ToolContext(workspace=str(workspace), sandbox=mode, protected=protected)
 
 
 def run(context: ToolContext, command: str, runner: ShellRunner | None = None) -> ToolResult:

@@ -29,7 +29,7 @@ def fast_switching() -> Iterator[None]:
 
 @pytest.mark.usefixtures("fast_switching")
 def test_a_symlink_flipping_between_inside_and_outside_never_lets_a_write_out(
-    workspace: Path, outside: Path, context: ToolContext
+    workspace: Path, outside: Path, context: ToolContext, resolution: str
 ) -> None:
     inside = workspace / "inside_dir"
     inside.mkdir()
@@ -63,32 +63,23 @@ def test_a_symlink_flipping_between_inside_and_outside_never_lets_a_write_out(
     assert sorted(os.listdir(workspace)) == ["inside_dir", "link"]
 
 
-class SwapAfterCheck(WorkspaceBoundary):
-    """A boundary that, right after a successful check, turns a checked folder into a link."""
-
-    __slots__ = ("_folder", "_outside")
-
-    def __init__(self, workspace: Path, folder: Path, outside: Path) -> None:
-        super().__init__(workspace)
-        self._folder = folder
-        self._outside = outside
-
-    def resolve(self, path: str) -> str:
-        real = super().resolve(path)
-        self._folder.rename(self._folder.with_name("moved_away"))
-        self._folder.symlink_to(self._outside)
-        return real
-
-
 def test_a_folder_replaced_by_a_symlink_after_the_check_makes_the_write_fail(
-    workspace: Path, outside: Path
+    workspace: Path, outside: Path, resolution: str
 ) -> None:
     folder = workspace / "inside_dir"
     folder.mkdir()
-    boundary = SwapAfterCheck(workspace, folder, outside)
+
+    def swap(opened: str) -> None:
+        # Runs right after the path was resolved and checked, before anything is opened.
+        assert opened == "inside_dir/f.txt"
+        folder.rename(folder.with_name("moved_away"))
+        folder.symlink_to(outside)
+
     with (
         pytest.raises(FileToolError) as caught,
-        open_parent(boundary, "inside_dir/f.txt", create=True) as parent,
+        open_parent(
+            WorkspaceBoundary(workspace), "inside_dir/f.txt", create=True, check=swap
+        ) as parent,
     ):
         replace_at(parent, b"x")
     assert (caught.value.code, caught.value.message) == (

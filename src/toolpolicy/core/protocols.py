@@ -1,8 +1,10 @@
-"""The small protocols that adapters implement: approval responders and audit sinks.
+"""The small protocols that adapters implement: approval responders, audit sinks, the
+workspace boundary and the guard a file tool asks about the path it actually opened.
 
 A responder answers an ``ApprovalRequest`` with an ``ApprovalOutcome`` or ``None`` to pass
 to the next responder. An audit sink records an ``AuditRecord`` or raises; a raising sink
-means the call does not run.
+means the call does not run. A ``PathGuard`` lets the tools, which sit below the engine,
+apply the policy's path rules again at the open.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-from .vocabulary import ApprovalOutcome
+from .decision import Decision
+from .vocabulary import ApprovalOutcome, Effect
 
 __all__ = [
     "ApprovalRequest",
@@ -19,6 +22,7 @@ __all__ = [
     "AuditRecord",
     "AuditSink",
     "PathBoundary",
+    "PathGuard",
 ]
 
 
@@ -116,4 +120,21 @@ class PathBoundary(Protocol):
 
     def target_relative(self, path: str) -> str | None:
         """The workspace-relative path of the resolved target, ``None`` when outside."""
+        ...
+
+
+@runtime_checkable
+class PathGuard(Protocol):
+    """The policy's say about a path a file tool has actually opened.
+
+    The decision was made on the path the call *says*; between it and the open, a symlink or
+    a rename may have changed what that path names. The tool opens the file first (beneath
+    the workspace, never following a link out of it), then asks the guard about the real
+    workspace-relative path it holds, and refuses a deny; an ask on a path other than the
+    one decided is refused too, since no human approved that path.
+    """
+
+    def check_open(self, tool: str, effect: Effect, opened: str) -> Decision | None:
+        """The strongest deny or ask the path rules give ``tool`` on ``opened``, else
+        ``None``; only rules that look at paths count (the rest were already decided)."""
         ...

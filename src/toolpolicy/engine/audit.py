@@ -1,6 +1,7 @@
 """Audit sinks: every final decision is recorded before the handler may run.
 
-``TerminalAuditSink`` writes ``[Permission] TOOL: BEHAVIOR (SOURCE) - REASON``.
+``TerminalAuditSink`` writes ``[Permission] TOOL: BEHAVIOR (SOURCE) - REASON``, every field
+escaped by ``terminal_text.visible`` so no field can start or forge a line.
 ``JsonlAuditSink`` appends one hash-chained JSON object per line (``seq`` and ``prev``, see
 :mod:`toolpolicy.engine.audit_chain`) with a single ``write`` on an ``O_APPEND`` descriptor,
 then ``fsync``s, so an allowed call never runs before its record is on disk. Reading the
@@ -23,6 +24,7 @@ from typing import TextIO
 from ..core.errors import AuditError, AuditFileError
 from ..core.protocols import AuditRecord
 from .audit_chain import EMPTY, ChainTail, chained_line, line_hash, read_tail
+from .terminal_text import visible
 
 __all__ = ["JsonlAuditSink", "TerminalAuditSink", "arguments_sha256", "canonical_json", "utc_now"]
 
@@ -63,9 +65,9 @@ class TerminalAuditSink:
 
     def record(self, record: AuditRecord) -> None:
         """Write the ``[Permission]`` line and flush."""
-        self._stream.write(
-            f"[Permission] {record.tool}: {record.behavior} ({record.source}) - {record.reason}\n"
-        )
+        fields = (record.tool, record.behavior, record.source, record.reason)
+        tool, behavior, source, reason = (visible(f) for f in fields)
+        self._stream.write(f"[Permission] {tool}: {behavior} ({source}) - {reason}\n")
         self._stream.flush()
 
 

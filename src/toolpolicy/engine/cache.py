@@ -4,6 +4,11 @@ A cached entry is used only when the sha256 of every file it was built from stil
 and its own checksum is intact; anything else — a stale, corrupt, unreadable or foreign
 entry — is ignored and the policy is loaded through the full loaders again (and the entry
 rewritten). The cache saves the YAML, schema and pydantic work, never a check.
+
+The checksum catches accidental corruption (a truncated write, a bad disk), not tampering:
+whoever can rewrite an entry with a fresh checksum runs as the user and could edit the policy
+itself (see SECURITY.md). The folder is created ``0700`` (and narrowed to it when it is ours)
+so that other users can do neither.
 """
 
 from __future__ import annotations
@@ -77,7 +82,7 @@ def _read(entry: Path, key: Mapping[str, Any]) -> PolicySources | None:
                 return None
         return PolicySources.from_json(body["sources"])
     except Exception:
-        # Missing, unreadable, truncated, tampered or from another format: never trusted.
+        # Missing, unreadable, truncated, corrupt or from another format: rebuilt.
         return None
 
 
@@ -93,6 +98,7 @@ def _write(entry: Path, key: Mapping[str, Any], sources: PolicySources) -> None:
     payload = {"checksum": hashlib.sha256(_canonical(body)).hexdigest(), "body": body}
     try:
         entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _private(entry.parent)
         fd, temp = tempfile.mkstemp(prefix=".entry-", dir=entry.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -103,6 +109,13 @@ def _write(entry: Path, key: Mapping[str, Any], sources: PolicySources) -> None:
             raise
     except OSError:
         pass  # a cache that cannot be written only costs speed
+
+
+def _private(folder: Path) -> None:
+    """Narrow ``folder`` to ``0700`` when it is ours and open to others."""
+    info = folder.stat()
+    if info.st_uid == os.getuid() and info.st_mode & 0o077:
+        folder.chmod(0o700)
 
 
 def load_sources(

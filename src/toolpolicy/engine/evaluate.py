@@ -19,6 +19,7 @@ from ..core.decision import Decision
 from ..core.errors import WorkspacePathError
 from ..core.protocols import PathBoundary
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
+from ..tools.protected import FIXED_PROTECTED, ProtectedSet
 from ..tools.workspace import normalized_path
 from .knobs import KnobState
 from .participants import (
@@ -129,7 +130,7 @@ class DecisionEngine:
         boundary: PathBoundary,
         *,
         enforces: bool,
-        protected: frozenset[str] = frozenset(),
+        protected: ProtectedSet = FIXED_PROTECTED,
     ) -> None:
         self._policy = policy
         self._boundary = boundary
@@ -143,6 +144,11 @@ class DecisionEngine:
     def policy(self) -> CompiledPolicy:
         """The compiled policy."""
         return self._policy
+
+    @property
+    def protected(self) -> ProtectedSet:
+        """What no write may touch, under every profile."""
+        return self._protected
 
     @property
     def enforces_policy(self) -> bool:
@@ -189,11 +195,15 @@ class DecisionEngine:
         matched: list[str] = []
         strongest = _PASSTHROUGH
         target: str | None = None
-        if self._enforces:
-            found, target = boundary_candidate(request, self._boundary, self._protected)
+        # Every profile keeps the protected set; the confinement to the workspace comes
+        # with the policy capability (P01/P02 rely on the handler's own path check).
+        found, target = boundary_candidate(
+            request, self._boundary, self._protected, confine=self._enforces
+        )
+        if self._enforces or found is not None:
             candidates.append(Candidate(BOUNDARY, found))
-            if found is not None:
-                strongest = found
+        if found is not None:
+            strongest = found
         escalation: SandboxMode | None = None
         asked: Decision | None = None
         if "sandbox_permissions" in request.arguments:

@@ -21,6 +21,7 @@ from .approval import ApprovalService, outcome_decision
 from .audit_record import decision_record
 from .evaluate import DecisionEngine, Evaluation
 from .knobs import Knobs
+from .open_guard import OpenGuard
 from .request import PermissionRequest
 
 __all__ = ["EVALUATION_FAILED", "Gate", "GateDecision"]
@@ -43,9 +44,9 @@ class Gate:
         "_approval",
         "_audit",
         "_engine",
+        "_guard",
         "_include_arguments",
         "_knobs",
-        "_protected",
         "_registry",
         "_session_id",
     )
@@ -60,7 +61,6 @@ class Gate:
         *,
         session_id: str,
         include_arguments: bool = False,
-        protected_paths: tuple[str, ...] = (),
     ) -> None:
         self._engine = engine
         self._knobs = knobs
@@ -69,7 +69,7 @@ class Gate:
         self._registry = registry
         self._session_id = session_id
         self._include_arguments = include_arguments
-        self._protected = protected_paths
+        self._guard = OpenGuard(engine.policy, enforces=engine.enforces_policy)
 
     @property
     def knobs(self) -> Knobs:
@@ -131,9 +131,11 @@ class Gate:
         if not final.decision.is_allowed:
             return final.decision.to_tool_result()
         mode = final.decision.sandbox or self._knobs.state.sandbox
-        protected = (*context.read_only_paths, *self._protected)
+        # The handler enforces at the open what was decided on the path's text: the
+        # selection's protected set and its path rules, applied to what it actually opens.
         return self._registry.invoke(
-            prepared, context._replace(sandbox=mode, read_only_paths=protected)
+            prepared,
+            context._replace(sandbox=mode, protected=self._engine.protected, guard=self._guard),
         )
 
     def _record(self, request: PermissionRequest, final: GateDecision) -> None:

@@ -10,11 +10,21 @@ from collections.abc import Iterable
 
 from ..compile.rules import CallFacts, CompiledRule
 from ..core.decision import Decision
+from ..core.errors import WorkspacePathError
 from ..core.protocols import PathBoundary
 from ..core.vocabulary import Behavior, Effect, SandboxMode
+from ..tools.protected import (
+    AGENT_SETTINGS_REASON,
+    FIXED_PROTECTED,
+    GIT_REASON,
+    POLICY_FILE_REASON,
+    ProtectedSet,
+)
+from ..tools.workspace import normalized_path
 from .request import PermissionRequest
 
 __all__ = [
+    "AGENT_SETTINGS_WRITE",
     "GIT_WRITE",
     "OUTSIDE_WORKSPACE",
     "POLICY_FILE_WRITE",
@@ -32,22 +42,29 @@ OUTSIDE_WORKSPACE = Decision(
 UNRESOLVABLE_PATH = Decision(
     Behavior.DENY, "Write path could not be resolved safely", "workspace-boundary"
 )
-POLICY_FILE_WRITE = Decision(
-    Behavior.DENY, "Policy files in use cannot be written", "workspace-boundary"
-)
-GIT_WRITE = Decision(Behavior.DENY, "Writing inside .git is forbidden", "workspace-boundary")
+POLICY_FILE_WRITE = Decision(Behavior.DENY, POLICY_FILE_REASON, "workspace-boundary")
+GIT_WRITE = Decision(Behavior.DENY, GIT_REASON, "workspace-boundary")
+AGENT_SETTINGS_WRITE = Decision(Behavior.DENY, AGENT_SETTINGS_REASON, "workspace-boundary")
+_PROTECTED_WRITES = {d.reason: d for d in (POLICY_FILE_WRITE, GIT_WRITE, AGENT_SETTINGS_WRITE)}
 READ_ONLY_WRITE = Decision(Behavior.DENY, "The read-only sandbox does not allow writes", "sandbox")
 
 
 def boundary_candidate(
-    request: PermissionRequest, boundary: PathBoundary, protected: frozenset[str] = frozenset()
+    request: PermissionRequest,
+    boundary: PathBoundary,
+    protected: ProtectedSet = FIXED_PROTECTED,
+    *,
+    confine: bool = True,
 ) -> tuple[Decision | None, str | None]:
-    """Deny a write whose path is outside the workspace or cannot be resolved safely, and a
-    write into ``.git`` or to a policy file in use (``protected``: workspace-relative paths),
-    which would let an agent change its own rules or plant a git hook.
+    """Deny a write into the protected set (the policy files and preset table in use and
+    their folders, ``.git``, the agents' settings: see ``ProtectedSet``), whether the path
+    names it as written or through a symlink; with ``confine`` (every profile with the
+    ``policy`` capability, and the hook) also a write whose path is outside the workspace
+    or cannot be resolved safely.
 
-    Also returns the workspace-relative path of the resolved target (``None`` when denied),
-    so that path rules need not resolve the same path again.
+    The single entry point for every write a call makes, shell redirections included. Also
+    returns the workspace-relative path of the resolved target (``None`` when denied or
+    unknown), so that path rules need not resolve the same path again.
     """
     path = request.path
     if request.definition.effect is not Effect.WRITE or path is None:
@@ -55,13 +72,19 @@ def boundary_candidate(
     try:
         target = boundary.target_relative(path)
     except Exception:
-        return UNRESOLVABLE_PATH, None
-    if target is None:
+        if confine:
+            return UNRESOLVABLE_PATH, None
+        target = None
+    if target is None and confine:
         return OUTSIDE_WORKSPACE, None
-    if target == ".git" or target.startswith(".git/"):
-        return GIT_WRITE, None
-    if target in protected:
-        return POLICY_FILE_WRITE, None
+    try:
+        written: str | None = normalized_path(path)
+    except WorkspacePathError:
+        written = None
+    for candidate in (written, target):
+        reason = protected.refusal(candidate) if candidate is not None else None
+        if reason is not None:
+            return _PROTECTED_WRITES[reason], None
     return None, target
 
 

@@ -18,6 +18,7 @@ from ..core.errors import CallRejected, ConfigurationError
 from ..core.protocols import AuditSink
 from ..core.vocabulary import ApprovalPolicy, SandboxMode
 from ..tools.definitions import builtin_definitions
+from ..tools.protected import ProtectedSet
 from ..tools.registry import ToolCall, ToolContext, ToolSnapshot
 from ..tools.workspace import WorkspaceBoundary
 from .builtin import (
@@ -146,7 +147,6 @@ class ToolPolicy(NamedTuple):
             registry if registry is not None else self._runnable_tools(),
             session_id=session_id or secrets.token_hex(16),
             include_arguments=include_arguments,
-            protected_paths=tuple(os.path.abspath(s.path) for s in self.compiled.sources[1:]),
         )
 
     def _runnable_tools(self) -> ToolSnapshot:
@@ -240,6 +240,10 @@ def assemble(
     ``enforce_boundary`` installs the workspace boundary and the rules whatever the profile:
     the hook needs it, because there the agent's own tools run the call, not our handlers
     with their own path checks.
+
+    The protected set (``ProtectedSet``) is computed here, once per selection, from every
+    document in use (profile, layers, preset table) that lies inside the workspace; the
+    boundary participant, the file tools and the shell sandbox all keep it.
     """
     base = adopt_builtin_source(sources.profile)
     table = PresetTable.from_data(sources.presets.data, sources.presets.path)
@@ -258,20 +262,15 @@ def assemble(
         knobs=knobs.state,
         workspace=boundary.root,
         engine=DecisionEngine(
-            compiled, boundary, enforces=enforces, protected=_protected(boundary, sources.layers)
+            compiled,
+            boundary,
+            enforces=enforces,
+            protected=ProtectedSet.for_workspace(
+                boundary.root, (d.path for d in sources.documents)
+            ),
         ),
         tools=tools,
     ).with_knobs(preset, sandbox, approval)
-
-
-def _protected(boundary: WorkspaceBoundary, layers: Sequence[SourceDocument]) -> frozenset[str]:
-    """The workspace-relative real paths of the policy files in use inside the workspace."""
-    found = set()
-    for document in layers:
-        real = os.path.realpath(document.path)
-        if real.startswith(boundary.root + os.sep):
-            found.add("/".join(boundary.relative_parts(real)))
-    return frozenset(found)
 
 
 def _select_profile(profile: str | CompiledProfile) -> tuple[CompiledProfile, list[SourceDocument]]:

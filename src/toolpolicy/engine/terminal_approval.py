@@ -8,11 +8,11 @@ session; an empty line or anything else → ``rejected``; end of input or Ctrl-C
 from __future__ import annotations
 
 import sys
-import unicodedata
 from typing import TextIO
 
 from ..core.protocols import ApprovalRequest
 from ..core.vocabulary import ApprovalOutcome
+from .terminal_text import visible
 
 __all__ = ["TerminalApproval"]
 
@@ -41,9 +41,9 @@ class TerminalApproval:
             return ApprovalOutcome.UNAVAILABLE
         try:
             self._output.write(
-                f"Tool call requires approval: {_visible(request.tool)}\n"
-                f"Reason: {_visible(request.reason)}\n"
-                f"Arguments: {_visible(request.arguments_json)}\n"
+                f"Tool call requires approval: {visible(request.tool)}\n"
+                f"Reason: {visible(request.reason)}\n"
+                f"Arguments: {visible(request.arguments_json)}\n"
                 "Allow this call? [y/N, a = always this exact call] "
             )
             self._output.flush()
@@ -64,12 +64,3 @@ _ANSWERS = {
     "always": ApprovalOutcome.ALLOWED_SESSION,
 }
 
-
-_HIDDEN = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
-
-
-def _visible(text: str) -> str:
-    """``text`` with control, format (bidi overrides, zero-width) and separator characters
-    shown as ``\\uXXXX``: what the human approves must be what runs, not what a terminal
-    makes of it."""
-    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in _HIDDEN else c for c in text)

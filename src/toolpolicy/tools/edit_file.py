@@ -12,9 +12,11 @@ from collections.abc import Mapping
 
 from ..core.errors import WorkspacePathError
 from ..core.results import ToolResult, tool_error, tool_success
+from ..core.vocabulary import Effect
+from .opened import refuse_opened
 from .registry import ToolContext
 from .safefs import FileToolError, open_parent, read_text_at, replace_at
-from .workspace import WorkspaceBoundary
+from .workspace import WorkspaceBoundary, normalized_path
 
 __all__ = ["MAX_EDIT_BYTES", "edit_file"]
 
@@ -30,7 +32,13 @@ def edit_file(arguments: Mapping[str, object], context: ToolContext) -> ToolResu
     if not old:
         return tool_error("invalid_arguments", "old_string must not be empty")
     try:
-        with open_parent(WorkspaceBoundary(context.workspace), path, create=False) as parent:
+        decided = normalized_path(path)
+        with open_parent(
+            WorkspaceBoundary(context.workspace),
+            path,
+            create=False,
+            check=lambda opened: refuse_opened(context, "edit_file", Effect.WRITE, opened, decided),
+        ) as parent:
             text = read_text_at(parent, MAX_EDIT_BYTES)
             count = text.count(old)
             if count == 0:

@@ -6,6 +6,11 @@ from its parent's file descriptor with ``O_NOFOLLOW``, so it never enters a syml
 directory, even one swapped in mid-walk, and never lists anything outside the workspace.
 Only regular files are listed (not symlinks), sorted, at most ``MAX_GLOB_RESULTS``; the walk
 stops after ``MAX_GLOB_ENTRIES`` directory entries (both limits are settings of ``GlobTool``).
+
+Every match is a path the walk actually found, and the policy's read rules are applied to it
+(``ToolContext.guard``, as ``glob`` and as ``read_file``): a match whose read is denied is
+withheld — not named, only counted in a ``[N matches withheld: ...]`` line. A match whose
+read asks is listed: a name is not its content, and ``read_file`` will ask.
 """
 
 from __future__ import annotations
@@ -16,14 +21,17 @@ from dataclasses import dataclass, field
 
 from ..compile.globs import GlobError, GlobPattern, compile_glob
 from ..core.results import ToolResult, tool_error, tool_success
+from ..core.vocabulary import Behavior, Effect
 from .registry import ToolContext
 
-__all__ = ["MAX_GLOB_ENTRIES", "MAX_GLOB_RESULTS", "GlobTool"]
+__all__ = ["MAX_GLOB_ENTRIES", "MAX_GLOB_RESULTS", "WITHHELD", "GlobTool"]
 
 MAX_GLOB_RESULTS = 1000
 MAX_GLOB_ENTRIES = 100_000
 _MAX_DEPTH = 128
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_READERS = ("glob", "read_file")
+WITHHELD = "matches withheld: the policy denies reading them"
 
 
 @dataclass
@@ -89,12 +97,26 @@ class GlobTool:
             walk.visit(root, "", 0)
         finally:
             os.close(root)
-        found = sorted(walk.matches)
+        found = sorted(p for p in walk.matches if not _denied(context, p))
+        withheld = len(walk.matches) - len(found)
         lines = found[: self._max_results] or [f"No files match: {text}"]
         if len(found) > self._max_results:
             lines.append(
                 f"[results truncated: showing {self._max_results} of {len(found)} matches]"
             )
+        if withheld:
+            lines.append(f"[{withheld} {WITHHELD}]")
         if walk.exhausted:
             lines.append(f"[search stopped after {self._max_entries} entries]")
         return tool_success("\n".join(lines))
+
+
+def _denied(context: ToolContext, path: str) -> bool:
+    guard = context.guard
+    if guard is None:
+        return False
+    for tool in _READERS:
+        decision = guard.check_open(tool, Effect.READ, path)
+        if decision is not None and decision.behavior is Behavior.DENY:
+            return True
+    return False

@@ -1,8 +1,9 @@
 """The ``read_file`` tool: the UTF-8 text of one file inside the workspace.
 
 Codes: ``path_escape`` and ``invalid_path`` (the boundary), ``file_not_found``, ``not_a_file``
-(directories, FIFOs, devices), ``file_too_large`` (over ``MAX_READ_BYTES``) and
-``binary_file`` (NUL bytes or not UTF-8).
+(directories, FIFOs, devices), ``file_too_large`` (over ``MAX_READ_BYTES``),
+``binary_file`` (NUL bytes or not UTF-8) and ``permission_denied`` (the path actually opened
+is refused, see ``opened``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from collections.abc import Mapping
 
 from ..core.errors import WorkspacePathError
 from ..core.results import ToolResult, tool_error, tool_success
+from ..core.vocabulary import Effect
+from .opened import refuse_opened
 from .registry import ToolContext
 from .safefs import FileToolError, open_parent, read_text_at
-from .workspace import WorkspaceBoundary
+from .workspace import WorkspaceBoundary, normalized_path
 
 __all__ = ["MAX_READ_BYTES", "read_file"]
 
@@ -24,7 +27,13 @@ def read_file(arguments: Mapping[str, object], context: ToolContext) -> ToolResu
     """Handler: return the file's text verbatim."""
     path = str(arguments["path"])
     try:
-        with open_parent(WorkspaceBoundary(context.workspace), path, create=False) as parent:
+        decided = normalized_path(path)
+        with open_parent(
+            WorkspaceBoundary(context.workspace),
+            path,
+            create=False,
+            check=lambda opened: refuse_opened(context, "read_file", Effect.READ, opened, decided),
+        ) as parent:
             return tool_success(read_text_at(parent, MAX_READ_BYTES))
     except (WorkspacePathError, FileToolError) as exc:
         return tool_error(exc.code, exc.message)

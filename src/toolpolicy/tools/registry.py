@@ -15,9 +15,11 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ..core.errors import PermissionContractError, WorkspacePathError
+from ..core.protocols import PathGuard
 from ..core.results import ToolResult, is_tool_result, tool_error
 from ..core.vocabulary import Effect, SandboxMode
 from .arguments import ArgumentError, ArgumentSpec
+from .protected import FIXED_PROTECTED, ProtectedSet
 
 __all__ = [
     "MAX_ARGUMENTS_BYTES",
@@ -35,13 +37,19 @@ _NAME = re.compile(r"[A-Za-z0-9_]+")
 
 
 class ToolContext(NamedTuple):
-    """What a handler knows about where and for whom it runs."""
+    """What a handler knows about where and for whom it runs.
+
+    ``protected`` is what no write may touch (the file tools refuse it, the sandbox binds it
+    read-only); ``guard`` applies the policy's path rules to the path a file tool actually
+    opened. The gate fills both from its selection.
+    """
 
     workspace: str
     call_id: str = ""
     session_id: str = ""
     sandbox: SandboxMode = SandboxMode.WORKSPACE_WRITE
-    read_only_paths: tuple[str, ...] = ()
+    protected: ProtectedSet = FIXED_PROTECTED
+    guard: PathGuard | None = None
 
 
 Handler = Callable[[Mapping[str, object], ToolContext], ToolResult]

@@ -1,10 +1,20 @@
 """File operations inside the workspace that a symlink swapped in mid-way cannot redirect.
 
-A path is first resolved by ``WorkspaceBoundary`` (so it names a real path inside the
-workspace with no symlink in it), then opened again from the workspace's directory file
-descriptor one component at a time with ``O_NOFOLLOW``: a symlink that appears between the
-check and the open makes the open fail instead of being followed. Writes go to a temporary
-file in the same directory and are renamed over the target, so a reader never sees half a file.
+``open_parent`` first finds the real workspace-relative path of a path's target, never
+following a link out of the workspace:
+
+- where the kernel has ``openat2`` (Linux ≥ 5.6), by resolving it beneath the workspace's
+  directory fd with ``RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS`` (links inside the workspace
+  are followed, ``EXDEV`` is an escape) and reading the real path back from the fd;
+- elsewhere with ``WorkspaceBoundary``, which follows links by hand with ``lstat``.
+
+The caller's ``check`` sees that real path (the policy is applied to it again, see
+``opened``), then the path is opened from the workspace's directory fd one component at a
+time with ``O_NOFOLLOW``, and the target itself with ``O_NOFOLLOW``: the real path has no
+link in it, so a link swapped in since the resolution makes the open fail (``path_escape``)
+instead of being followed, and what is opened is exactly the path that was checked. Writes
+go to a temporary file in the same directory and are renamed over the target, so a reader
+never sees half a file.
 
 Platform errors become ``FileToolError`` with a stable code (``file_not_found``,
 ``not_a_file``, ``file_too_large``, ``binary_file``, ``invalid_path``, ``path_escape``);
@@ -17,12 +27,13 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 from ..core.errors import WorkspacePathError
-from .workspace import WorkspaceBoundary
+from . import beneath
+from .workspace import WorkspaceBoundary, split_relative
 
 __all__ = ["FileToolError", "ParentDir", "open_parent", "read_text_at", "replace_at"]
 
@@ -31,6 +42,8 @@ _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
 _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 _CHUNK = 64 * 1024
+_FOLLOW_BENEATH = beneath.RESOLVE_BENEATH | beneath.RESOLVE_NO_MAGICLINKS
+_MAX_LINKS = 40
 
 
 class FileToolError(Exception):
@@ -44,7 +57,8 @@ class FileToolError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ParentDir:
-    """An open directory inside the workspace and the name of the target within it."""
+    """An open directory inside the workspace and the name of the target within it;
+    ``relative`` is the target's real workspace-relative path (what is actually opened)."""
 
     fd: int
     name: str
@@ -56,18 +70,30 @@ def _escape(relative: str) -> FileToolError:
 
 
 @contextmanager
-def open_parent(boundary: WorkspaceBoundary, path: str, *, create: bool) -> Iterator[ParentDir]:
-    """Open the directory that holds ``path``'s target, without following any symlink.
-
-    ``create`` makes missing parent directories. The root itself is ``not_a_file``.
+def open_parent(
+    boundary: WorkspaceBoundary,
+    path: str,
+    *,
+    create: bool,
+    check: Callable[[str], None] | None = None,
+) -> Iterator[ParentDir]:
+    """Open the directory that holds ``path``'s target, never following a link out of the
+    workspace. ``check`` sees the target's real workspace-relative path before anything is
+    created or opened, and may raise. ``create`` makes missing parent directories. The root
+    itself is ``not_a_file``.
     """
-    real = boundary.resolve(path)
-    parts = boundary.relative_parts(real)
+    if beneath.OPENAT2_AVAILABLE:
+        parts = _resolve_beneath(boundary.root, split_relative(path))
+    else:
+        parts = boundary.relative_parts(boundary.resolve(path))
     relative = "/".join(parts)
     if not parts:
         raise FileToolError("not_a_file", f"Not a file: {boundary.relative(path) or '.'}")
+    if check is not None:
+        check(relative)
     fd = os.open(boundary.root, _DIR_FLAGS)
     try:
+        # The real path has no link in it: any link met now was swapped in since.
         for component in parts[:-1]:
             child = _open_dir(fd, component, relative, create=create)
             os.close(fd)
@@ -75,6 +101,77 @@ def open_parent(boundary: WorkspaceBoundary, path: str, *, create: bool) -> Iter
         yield ParentDir(fd, parts[-1], relative)
     finally:
         os.close(fd)
+
+
+def _resolve_beneath(root: str, parts: tuple[str, ...]) -> tuple[str, ...]:
+    """The real components of ``parts``' target below ``root``, resolved by the kernel
+    (``openat2`` with ``RESOLVE_BENEATH``): the deepest existing prefix is resolved with the
+    links inside the workspace followed; a dangling link right after it is followed by hand
+    (its target resolved again from the root); the missing rest is joined as written. A link
+    that leads outside is ``path_escape``."""
+    shown = "/".join(parts)
+    root_fd = os.open(root, _DIR_FLAGS)
+    try:
+        for _ in range(_MAX_LINKS):
+            real, rest = _deepest(root, root_fd, parts, shown)
+            if not rest:
+                return real
+            try:
+                target = os.readlink("/".join((*real, rest[0])), dir_fd=root_fd)
+            except OSError:
+                return (*real, *rest)  # not a link: the rest does not exist yet
+            parts = _joined(root, real, target, rest[1:], shown)
+        raise WorkspacePathError("invalid_path", f"Symlink loop: {shown}")
+    finally:
+        os.close(root_fd)
+
+
+def _deepest(
+    root: str, root_fd: int, parts: tuple[str, ...], shown: str
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The real components of the longest existing prefix of ``parts``, and the rest."""
+    for end in range(len(parts), 0, -1):
+        try:
+            fd = beneath.openat2(root_fd, "/".join(parts[:end]), os.O_PATH, _FOLLOW_BENEATH)
+        except OSError as exc:
+            if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                continue
+            if exc.errno == errno.EXDEV:
+                raise WorkspacePathError(
+                    "path_escape", f"Path escapes the workspace: {shown}"
+                ) from None
+            if exc.errno == errno.ELOOP:
+                raise WorkspacePathError("invalid_path", f"Symlink loop: {shown}") from None
+            raise _translate(exc, shown, parent=True) from None
+        try:
+            real = beneath.fd_path(fd)
+        finally:
+            os.close(fd)
+        return _below(root, real, shown), parts[end:]
+    return (), parts
+
+
+def _joined(
+    root: str, real: tuple[str, ...], target: str, rest: tuple[str, ...], shown: str
+) -> tuple[str, ...]:
+    """The components of a link's ``target`` (in the folder ``real``) followed by ``rest``."""
+    if os.path.isabs(target):
+        inside = _below(root, os.path.normpath(target), shown)
+        return split_relative("/".join((*inside, *rest)) or ".")
+    try:
+        return split_relative("/".join((*real, target, *rest)))
+    except WorkspacePathError as exc:
+        raise WorkspacePathError(exc.code, f"{exc.message} (through a link: {shown})") from None
+
+
+def _below(root: str, real: str, shown: str) -> tuple[str, ...]:
+    """The components of the real path ``real`` below ``root``; ``path_escape`` outside."""
+    if real == root:
+        return ()
+    prefix = root.rstrip(os.sep) + os.sep
+    if not real.startswith(prefix):
+        raise WorkspacePathError("path_escape", f"Path escapes the workspace: {shown}")
+    return tuple(real[len(prefix) :].split(os.sep))
 
 
 def _open_dir(fd: int, component: str, relative: str, *, create: bool) -> int:

@@ -3,32 +3,36 @@
 Inside the sandbox ``/`` is bound read-only, ``/dev`` is a fresh device tree (``/dev/null``
 writable), ``/proc`` is the sandbox's own, and the network, PIDs and IPC are unshared.
 ``workspace-write`` adds a private tmpfs on each temp root (``/tmp``, ``/var/tmp``) and binds
-the workspace writable; ``read-only`` leaves everything read-only. In both, the workspace's
-``.git`` and every protected path (the policy files in use) are bound read-only again on top.
-``danger-full-access`` has no sandbox: ``bwrap_argv`` refuses it, the runner runs unconfined.
+the workspace writable; ``read-only`` leaves everything read-only. ``danger-full-access`` has
+no sandbox: ``bwrap_argv`` refuses it, the runner runs unconfined.
+
+Under ``workspace-write`` the protected set stays read-only (``protected_binds``):
+
+- each existing entry (a policy file, the folder holding one, ``.git``, an agent's settings)
+  is bound read-only onto itself — a mount point, so it cannot be renamed or removed either;
+- each folder above an entry is bound onto itself, writable: a mount point cannot be renamed,
+  so ``mv policies p.old && mkdir policies`` fails;
+- an entry that does not exist (``.git`` in a folder that is not a repository) gets an empty
+  read-only placeholder — a folder, or a file where the entry is a file whose folder exists —
+  so the command cannot create it. bubblewrap makes the mount point in the workspace; it is
+  removed after the call if it is still the empty placeholder.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import stat
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 
 from ..core.errors import PermissionContractError
 from ..core.vocabulary import SandboxMode
+from .protected import ProtectedSet
 
-__all__ = ["TEMP_ROOTS", "bwrap_argv"]
+__all__ = ["TEMP_ROOTS", "bwrap_argv", "protected_binds"]
 
 TEMP_ROOTS = ("/tmp", "/var/tmp")
-
-
-def _protected(workspace: str, read_only_paths: Sequence[str]) -> list[str]:
-    """Real paths to re-bind read-only: the workspace's ``.git`` and the given paths."""
-    paths = [os.path.join(workspace, ".git")]
-    paths.extend(os.path.join(workspace, p) for p in read_only_paths)
-    seen: dict[str, None] = {}
-    for path in paths:
-        seen.setdefault(os.path.realpath(path), None)
-    return list(seen)
 
 
 def bwrap_argv(
@@ -37,13 +41,13 @@ def bwrap_argv(
     workspace: str,
     command: Sequence[str],
     *,
-    read_only_paths: Sequence[str] = (),
+    binds: Sequence[str] = (),
     status_fd: int | None = None,
 ) -> list[str]:
     """The argv that runs ``command`` under bubblewrap at ``bwrap`` in ``workspace``.
 
-    ``read_only_paths`` may be absolute or relative to the workspace; paths that do not
-    exist are skipped. ``status_fd`` receives bubblewrap's JSON status lines.
+    ``binds`` (from ``protected_binds``) come after the workspace's own bind, so they win.
+    ``status_fd`` receives bubblewrap's JSON status lines.
     """
     if mode is SandboxMode.DANGER_FULL_ACCESS:
         raise PermissionContractError("danger-full-access runs without a sandbox")
@@ -53,11 +57,9 @@ def bwrap_argv(
         for temp in TEMP_ROOTS:
             if os.path.isdir(temp):
                 argv += ["--tmpfs", temp]
-        argv += ["--bind", root, root]
+        argv += ["--bind", root, root, *binds]
     else:
         argv += ["--ro-bind", root, root]
-    for path in _protected(root, read_only_paths):
-        argv += ["--ro-bind-try", path, path]
     argv += [
         "--unshare-net",
         "--unshare-pid",
@@ -70,3 +72,67 @@ def bwrap_argv(
     if status_fd is not None:
         argv += ["--json-status-fd", str(status_fd)]
     return [*argv, "--", *command]
+
+
+@contextmanager
+def protected_binds(workspace: str, protected: ProtectedSet) -> Iterator[list[str]]:
+    """The bubblewrap arguments that keep ``protected`` read-only in a writable workspace,
+    valid inside the ``with`` block; placeholders bubblewrap made are removed on exit."""
+    root = os.path.realpath(workspace)
+    with tempfile.TemporaryDirectory(prefix="toolpolicy-sandbox-") as spare:
+        empty_folder = os.path.join(spare, "folder")
+        empty_file = os.path.join(spare, "file")
+        os.mkdir(empty_folder, 0o555)
+        os.close(os.open(empty_file, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o444))
+        args: list[str] = []
+        for anchor in protected.anchors():
+            real = _inside(root, anchor)
+            if real is not None and os.path.isdir(real) and not os.path.islink(real):
+                args += ["--bind", real, real]
+        placeholders: dict[str, bool] = {}
+        for entry in sorted(protected.entries, key=lambda e: e.path.count("/")):
+            real = _inside(root, entry.path)
+            if real is None:
+                continue
+            if os.path.lexists(real):
+                args += ["--ro-bind", real, real]
+                continue
+            top = _first_missing(root, real)
+            if top in placeholders:
+                continue
+            folder = entry.folder or top != real
+            placeholders[top] = folder
+            args += ["--ro-bind", empty_folder if folder else empty_file, top]
+        try:
+            yield args
+        finally:
+            for path, folder in placeholders.items():
+                _remove_placeholder(path, folder)
+        # TemporaryDirectory cannot remove a read-only folder's entries otherwise.
+        os.chmod(empty_folder, 0o755)
+
+
+def _inside(root: str, relative: str) -> str | None:
+    """The real path of ``relative`` (existing links followed) when it stays in ``root``."""
+    real = os.path.realpath(os.path.join(root, relative))
+    return real if real.startswith(root.rstrip(os.sep) + os.sep) else None
+
+
+def _first_missing(root: str, real: str) -> str:
+    """The outermost component of ``real`` (below ``root``) that does not exist."""
+    current = root.rstrip(os.sep)
+    for part in real[len(current) + 1 :].split(os.sep):
+        current = os.path.join(current, part)
+        if not os.path.lexists(current):
+            return current
+    return real
+
+
+def _remove_placeholder(path: str, folder: bool) -> None:
+    with suppress(OSError):
+        if folder:
+            os.rmdir(path)  # only while it is still empty
+            return
+        info = os.lstat(path)
+        if stat.S_ISREG(info.st_mode) and info.st_size == 0:
+            os.unlink(path)

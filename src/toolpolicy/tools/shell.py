@@ -19,13 +19,14 @@ import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
-from contextlib import suppress
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 
 from ..core.results import ToolResult, tool_error, tool_success
 from ..core.vocabulary import SandboxMode
+from .protected import FIXED_PROTECTED, ProtectedSet
 from .registry import ToolContext
-from .sandbox import bwrap_argv
+from .sandbox import bwrap_argv, protected_binds
 
 __all__ = [
     "DEFAULT_MAX_OUTPUT_BYTES",
@@ -118,7 +119,7 @@ class ShellRunner:
                 str(arguments["command"]),
                 context.workspace,
                 sandbox=context.sandbox,
-                read_only_paths=context.read_only_paths,
+                protected=context.protected,
             )
         except SandboxUnavailableError as exc:
             return tool_error("sandbox_unavailable", str(exc))
@@ -132,13 +133,23 @@ class ShellRunner:
         workspace: str,
         *,
         sandbox: SandboxMode,
-        read_only_paths: Sequence[str] = (),
+        protected: ProtectedSet = FIXED_PROTECTED,
     ) -> CommandResult:
-        """Run ``command`` with the workspace as working directory.
+        """Run ``command`` with the workspace as working directory; under a sandbox,
+        ``protected`` stays read-only (see ``sandbox.protected_binds``).
 
         Raises ``SandboxUnavailableError`` and ``ShellStartError``; never runs a confined
         mode unconfined.
         """
+        with ExitStack() as stack:
+            binds: list[str] = []
+            if sandbox is SandboxMode.WORKSPACE_WRITE:
+                binds = stack.enter_context(protected_binds(workspace, protected))
+            return self._run(command, workspace, sandbox, binds)
+
+    def _run(
+        self, command: str, workspace: str, sandbox: SandboxMode, binds: Sequence[str]
+    ) -> CommandResult:
         env = dict(os.environ) if self._env is None else dict(self._env)
         search = env.get("PATH", os.defpath)
         root = os.path.realpath(workspace)
@@ -149,9 +160,7 @@ class ShellRunner:
             if bwrap is None:
                 raise SandboxUnavailableError("bubblewrap (bwrap) was not found on PATH")
             status_read, status_write = os.pipe()
-            argv = bwrap_argv(
-                bwrap, sandbox, root, argv, read_only_paths=read_only_paths, status_fd=status_write
-            )
+            argv = bwrap_argv(bwrap, sandbox, root, argv, binds=binds, status_fd=status_write)
         try:
             proc = subprocess.Popen(
                 argv,

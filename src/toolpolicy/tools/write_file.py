@@ -10,9 +10,11 @@ from collections.abc import Mapping
 
 from ..core.errors import WorkspacePathError
 from ..core.results import ToolResult, tool_error, tool_success
+from ..core.vocabulary import Effect
+from .opened import refuse_opened
 from .registry import ToolContext
 from .safefs import FileToolError, open_parent, replace_at
-from .workspace import WorkspaceBoundary
+from .workspace import WorkspaceBoundary, normalized_path
 
 __all__ = ["write_file"]
 
@@ -25,7 +27,15 @@ def write_file(arguments: Mapping[str, object], context: ToolContext) -> ToolRes
     except UnicodeEncodeError:
         return tool_error("invalid_arguments", "content is not valid Unicode text")
     try:
-        with open_parent(WorkspaceBoundary(context.workspace), path, create=True) as parent:
+        decided = normalized_path(path)
+        with open_parent(
+            WorkspaceBoundary(context.workspace),
+            path,
+            create=True,
+            check=lambda opened: refuse_opened(
+                context, "write_file", Effect.WRITE, opened, decided
+            ),
+        ) as parent:
             created = replace_at(parent, data)
     except (WorkspacePathError, FileToolError) as exc:
         return tool_error(exc.code, exc.message)

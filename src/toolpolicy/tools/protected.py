@@ -1,0 +1,106 @@
+"""``ProtectedSet``: the workspace paths no tool call may write, one set per selection.
+
+Three kinds, each with its exact reason (part of the contract, tested verbatim):
+
+- the Policy files and the PresetTable in use, and the folders inside the workspace that
+  hold them — "Policy files in use cannot be written";
+- ``.git``, whether or not it exists — "Writing inside .git is forbidden";
+- the agent configuration that registers toolpolicy (``.claude/settings.json``,
+  ``.claude/settings.local.json``, ``.codex/``, ``.gemini/settings.json``) — "Agent settings
+  that register toolpolicy cannot be written".
+
+The same set is kept by the boundary participant (the decision), by the file tools at the
+open (defence in depth, every profile) and by the shell sandbox (read-only binds). Paths are
+workspace-relative, POSIX, and compared case-insensitively: a false refusal of ``.GIT`` on a
+case-sensitive file system is cheaper than a write into ``.git`` on one that is not.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import NamedTuple
+
+__all__ = [
+    "AGENT_SETTINGS_REASON",
+    "FIXED_PROTECTED",
+    "GIT_REASON",
+    "POLICY_FILE_REASON",
+    "ProtectedEntry",
+    "ProtectedSet",
+]
+
+POLICY_FILE_REASON = "Policy files in use cannot be written"
+GIT_REASON = "Writing inside .git is forbidden"
+AGENT_SETTINGS_REASON = "Agent settings that register toolpolicy cannot be written"
+
+
+class ProtectedEntry(NamedTuple):
+    """One protected path: a single file, or a folder and everything below it."""
+
+    path: str
+    folder: bool
+    reason: str
+
+    def covers(self, relative: str) -> bool:
+        """True when writing ``relative`` (workspace-relative, POSIX) would touch this entry."""
+        key = self.path.casefold()
+        folded = relative.casefold()
+        return folded == key or (self.folder and folded.startswith(key + "/"))
+
+
+_FIXED = (
+    ProtectedEntry(".git", True, GIT_REASON),
+    ProtectedEntry(".claude/settings.json", False, AGENT_SETTINGS_REASON),
+    ProtectedEntry(".claude/settings.local.json", False, AGENT_SETTINGS_REASON),
+    ProtectedEntry(".codex", True, AGENT_SETTINGS_REASON),
+    ProtectedEntry(".gemini/settings.json", False, AGENT_SETTINGS_REASON),
+)
+
+
+class ProtectedSet(NamedTuple):
+    """The protected entries of one selection; ``ProtectedSet()`` holds the fixed ones only."""
+
+    entries: tuple[ProtectedEntry, ...] = _FIXED
+
+    @classmethod
+    def for_workspace(cls, root: str, policy_files: Iterable[str]) -> ProtectedSet:
+        """The fixed entries plus every policy file (and PresetTable) in ``policy_files`` that
+        lies inside the workspace ``root`` (a real path), with the folder holding it unless
+        that folder is the root itself. Files outside the workspace are skipped."""
+        prefix = root.rstrip(os.sep) + os.sep
+        found: dict[str, ProtectedEntry] = {e.path: e for e in _FIXED}
+        for path in policy_files:
+            real = os.path.realpath(path)
+            if not real.startswith(prefix):
+                continue
+            relative = real[len(prefix) :].replace(os.sep, "/")
+            folder = relative.rpartition("/")[0]
+            entry = (
+                ProtectedEntry(folder, True, POLICY_FILE_REASON)
+                if folder
+                else ProtectedEntry(relative, False, POLICY_FILE_REASON)
+            )
+            found.setdefault(entry.path, entry)
+        return cls(tuple(found.values()))
+
+    def refusal(self, relative: str) -> str | None:
+        """The reason a write to ``relative`` is refused, ``None`` when it is not protected."""
+        for entry in self.entries:
+            if entry.covers(relative):
+                return entry.reason
+        return None
+
+    def anchors(self) -> tuple[str, ...]:
+        """The folders above each entry, inside the workspace, outermost first: the sandbox
+        makes each a mount point so that none can be renamed away and replaced."""
+        found: dict[str, None] = {}
+        for entry in self.entries:
+            parts = entry.path.split("/")
+            for i in range(1, len(parts)):
+                found.setdefault("/".join(parts[:i]), None)
+        return tuple(sorted(found, key=lambda p: (p.count("/"), p)))
+
+
+FIXED_PROTECTED = ProtectedSet()
+"""What every workspace protects whatever the selection: ``.git`` and the agents' settings."""
