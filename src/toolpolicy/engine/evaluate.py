@@ -94,6 +94,9 @@ class Evaluation(NamedTuple):
     default to a passthrough; ``final`` applies the ``never`` approval policy. ``sandbox`` is
     the mode the call would run under (a requested escalation's, if it is approved).
     ``effective`` is ``final`` carrying that mode: what ``toolpolicy check`` prints.
+    ``paths`` are the workspace-relative paths the path rules were matched on (as written
+    and resolved): an ask there was the human's to answer, an ask on any other path the
+    tool finds at the open is not (see ``tools.opened``).
     """
 
     candidates: tuple[Candidate, ...]
@@ -103,6 +106,7 @@ class Evaluation(NamedTuple):
     knobs: KnobState
     escalation: SandboxMode | None
     matched_rules: tuple[str, ...]
+    paths: tuple[str, ...] = ()
 
     @property
     def sandbox(self) -> SandboxMode:
@@ -216,8 +220,9 @@ class DecisionEngine:
             candidates.append(Candidate(ESCALATION, asked))
             if asked.behavior > strongest.behavior:
                 strongest = asked
+        paths: tuple[str, ...] = ()
         if view is not None:
-            hits = self._rule_hits(request, view, target)
+            hits, paths = self._rule_hits(request, view, target)
             if not hits:
                 candidates.append(Candidate(RULES, None))
             for rule, decision in hits:
@@ -240,16 +245,18 @@ class DecisionEngine:
                 Behavior.DENY, f"Approval policy is never: {resolved.reason}", "approval-policy"
             )
         return Evaluation(
-            tuple(candidates), strongest, resolved, final, knobs, escalation, tuple(matched)
+            tuple(candidates), strongest, resolved, final, knobs, escalation, tuple(matched), paths
         )
 
     def _rule_hits(
         self, request: PermissionRequest, bucket: RuleView, resolved: str | None
-    ) -> list[tuple[CompiledRule, Decision]]:
+    ) -> tuple[list[tuple[CompiledRule, Decision]], tuple[str, ...]]:
+        """The matching rules, and the paths they were matched on."""
         if bucket.empty:
-            return []
+            return [], ()
         facts = self._facts(request, bucket, resolved)
-        return rule_candidates(bucket.candidates(facts), facts)
+        paths = tuple(dict.fromkeys(p for p in (facts.path, facts.target) if p is not None))
+        return rule_candidates(bucket.candidates(facts), facts), paths
 
     def _facts(
         self, request: PermissionRequest, bucket: RuleView, resolved: str | None

@@ -135,7 +135,12 @@ class Gate:
         # selection's protected set and its path rules, applied to what it actually opens.
         return self._registry.invoke(
             prepared,
-            context._replace(sandbox=mode, protected=self._engine.protected, guard=self._guard),
+            context._replace(
+                sandbox=mode,
+                protected=self._engine.protected,
+                guard=self._guard,
+                decided=final.evaluation.paths,
+            ),
         )
 
     def _record(self, request: PermissionRequest, final: GateDecision) -> None:

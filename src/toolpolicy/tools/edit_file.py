@@ -16,7 +16,7 @@ from ..core.vocabulary import Effect
 from .opened import refuse_opened
 from .registry import ToolContext
 from .safefs import FileToolError, open_parent, read_text_at, replace_at
-from .workspace import WorkspaceBoundary, normalized_path
+from .workspace import WorkspaceBoundary
 
 __all__ = ["MAX_EDIT_BYTES", "edit_file"]
 
@@ -32,12 +32,11 @@ def edit_file(arguments: Mapping[str, object], context: ToolContext) -> ToolResu
     if not old:
         return tool_error("invalid_arguments", "old_string must not be empty")
     try:
-        decided = normalized_path(path)
         with open_parent(
             WorkspaceBoundary(context.workspace),
             path,
             create=False,
-            check=lambda opened: refuse_opened(context, "edit_file", Effect.WRITE, opened, decided),
+            check=lambda opened: refuse_opened(context, "edit_file", Effect.WRITE, opened),
         ) as parent:
             text = read_text_at(parent, MAX_EDIT_BYTES)
             count = text.count(old)

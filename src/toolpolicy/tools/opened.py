@@ -5,7 +5,8 @@ workspace-relative path that was opened (``ParentDir.relative`` or a ``glob`` ma
 
 - a write into the protected set is refused with the set's reason, under every profile;
 - a deny from the guard (the policy's path rules) is refused with the rule's reason;
-- an ask from the guard on a path other than the one decided is refused with
+- an ask from the guard on a path the decision did not look at (``ToolContext.decided``:
+  the path as written and as resolved when it was decided) is refused with
   ``OPENED_ELSEWHERE``: a human approved the path the call named, not this one, and nobody
   is asked again without a human — the model may call the tool with the real path instead.
 
@@ -23,11 +24,9 @@ __all__ = ["OPENED_ELSEWHERE", "refuse_opened"]
 OPENED_ELSEWHERE = "The path opened is not the path decided, and a rule asks before it"
 
 
-def refuse_opened(
-    context: ToolContext, tool: str, effect: Effect, opened: str, decided: str | None
-) -> None:
+def refuse_opened(context: ToolContext, tool: str, effect: Effect, opened: str) -> None:
     """Raise ``FileToolError("permission_denied", reason)`` unless ``tool`` may use
-    ``opened``; ``decided`` is the normalized path the decision was about."""
+    ``opened``; an ask is answered only for the paths in ``context.decided``."""
     if effect is Effect.WRITE:
         reason = context.protected.refusal(opened)
         if reason is not None:
@@ -39,5 +38,5 @@ def refuse_opened(
         return
     if decision.behavior is Behavior.DENY:
         raise FileToolError("permission_denied", decision.reason)
-    if decision.behavior is Behavior.ASK and opened != decided:
+    if decision.behavior is Behavior.ASK and opened not in context.decided:
         raise FileToolError("permission_denied", f"{OPENED_ELSEWHERE}: {opened}")

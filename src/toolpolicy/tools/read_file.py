@@ -16,7 +16,7 @@ from ..core.vocabulary import Effect
 from .opened import refuse_opened
 from .registry import ToolContext
 from .safefs import FileToolError, open_parent, read_text_at
-from .workspace import WorkspaceBoundary, normalized_path
+from .workspace import WorkspaceBoundary
 
 __all__ = ["MAX_READ_BYTES", "read_file"]
 
@@ -27,12 +27,11 @@ def read_file(arguments: Mapping[str, object], context: ToolContext) -> ToolResu
     """Handler: return the file's text verbatim."""
     path = str(arguments["path"])
     try:
-        decided = normalized_path(path)
         with open_parent(
             WorkspaceBoundary(context.workspace),
             path,
             create=False,
-            check=lambda opened: refuse_opened(context, "read_file", Effect.READ, opened, decided),
+            check=lambda opened: refuse_opened(context, "read_file", Effect.READ, opened),
         ) as parent:
             return tool_success(read_text_at(parent, MAX_READ_BYTES))
     except (WorkspacePathError, FileToolError) as exc:

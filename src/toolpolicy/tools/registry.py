@@ -41,7 +41,9 @@ class ToolContext(NamedTuple):
 
     ``protected`` is what no write may touch (the file tools refuse it, the sandbox binds it
     read-only); ``guard`` applies the policy's path rules to the path a file tool actually
-    opened. The gate fills both from its selection.
+    opened. ``decided`` are the paths the decision's path rules looked at: an ask there was
+    answered by the decision, an ask on another path found at the open is refused. The gate
+    fills all three.
     """
 
     workspace: str
@@ -50,6 +52,7 @@ class ToolContext(NamedTuple):
     sandbox: SandboxMode = SandboxMode.WORKSPACE_WRITE
     protected: ProtectedSet = FIXED_PROTECTED
     guard: PathGuard | None = None
+    decided: tuple[str, ...] = ()
 
 
 Handler = Callable[[Mapping[str, object], ToolContext], ToolResult]

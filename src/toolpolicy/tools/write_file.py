@@ -14,7 +14,7 @@ from ..core.vocabulary import Effect
 from .opened import refuse_opened
 from .registry import ToolContext
 from .safefs import FileToolError, open_parent, replace_at
-from .workspace import WorkspaceBoundary, normalized_path
+from .workspace import WorkspaceBoundary
 
 __all__ = ["write_file"]
 
@@ -27,14 +27,11 @@ def write_file(arguments: Mapping[str, object], context: ToolContext) -> ToolRes
     except UnicodeEncodeError:
         return tool_error("invalid_arguments", "content is not valid Unicode text")
     try:
-        decided = normalized_path(path)
         with open_parent(
             WorkspaceBoundary(context.workspace),
             path,
             create=True,
-            check=lambda opened: refuse_opened(
-                context, "write_file", Effect.WRITE, opened, decided
-            ),
+            check=lambda opened: refuse_opened(context, "write_file", Effect.WRITE, opened),
         ) as parent:
             created = replace_at(parent, data)
     except (WorkspacePathError, FileToolError) as exc:
