@@ -7,11 +7,14 @@ Skipped where bubblewrap is missing (then the shell refuses with ``sandbox_unava
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from toolpolicy.core.results import ToolResult
 from toolpolicy.engine.approval import ApprovalService
 from toolpolicy.engine.selection import load
 from toolpolicy.tools.builtin import builtin_registry
@@ -109,3 +112,85 @@ def test_an_approved_shell_command_still_writes_inside_the_workspace(tmp_path: P
     )
     assert not result.is_error, result
     assert (trap.ws / "made.txt").read_text() == "inside\n"
+
+
+PRESETS = (Path(__file__).parents[2] / "policy" / "presets.yaml").read_text()
+
+
+def _approved_shell(ws: Path, command: str, **selection: object) -> ToolResult:
+    """Run ``command`` through the real gate, every ask approved, under workspace-write."""
+    gate = load(workspace=ws, sandbox="workspace-write", **selection).gate(  # type: ignore[arg-type]
+        approval=ApprovalService([AlwaysAllow()]), audit=[MemorySink()]
+    )
+    return gate.handle(ToolCall("c", "shell", {"command": command}), ToolContext(str(ws), "c"))
+
+
+def test_the_preset_table_in_use_cannot_be_rewritten_by_the_shell(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    table = ws / "presets.yaml"
+    table.write_text(PRESETS)
+    command = (
+        "sed -i 's/sandbox: workspace-write/sandbox: danger-full-access/' presets.yaml; "
+        "echo '# appended' >> presets.yaml; mv presets.yaml p.old; rm -f presets.yaml"
+    )
+    _approved_shell(ws, command, presets=table)
+    assert table.read_text() == PRESETS
+    assert sorted(os.listdir(ws)) == ["presets.yaml"]
+
+
+@pytest.mark.parametrize("folder", ["policies", "conf/team/policies"])
+def test_a_nested_policy_folder_cannot_be_replaced_by_the_shell(
+    tmp_path: Path, folder: str
+) -> None:
+    ws = tmp_path / "ws"
+    (ws / folder).mkdir(parents=True)
+    policy = policy_file(ws / folder, [{"behavior": "deny", "match": {"commands": ["rm"]}}])
+    before = policy.read_bytes()
+    top = folder.split("/")[0]
+    forged = '{"apiVersion": "toolpolicy/v1", "kind": "Policy", "name": "x", "rules": []}'
+    command = (
+        f"mv {top} p.old; mv {folder} q.old; "
+        f"mkdir -p {folder} && printf '%s' '{forged}' > {folder}/{policy.name}"
+    )
+    _approved_shell(ws, command, policies=[policy])
+    # (mv may copy a mount point it cannot rename; the copy is harmless, the original stays.)
+    assert policy.read_bytes() == before
+    assert sorted(os.listdir(ws / folder)) == [policy.name]
+    assert not (ws / "p.old").exists()
+
+
+def test_the_shell_cannot_plant_a_git_repository_that_runs_code_on_the_host(
+    tmp_path: Path,
+) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is missing")
+    ws, marker = tmp_path / "ws", tmp_path / "F"
+    ws.mkdir()
+    command = f"git init -q . && git config core.fsmonitor 'touch {marker}; false'"
+    result = _approved_shell(ws, command)
+    assert result.error_code == "shell_failed"
+    assert "Read-only file system" in result.content
+    # The read-only placeholder bubblewrap mounted is gone: the host sees no .git at all.
+    assert sorted(os.listdir(ws)) == []
+    # The user's next git command finds no planted configuration to run.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["GIT_CEILING_DIRECTORIES"] = str(tmp_path)
+    subprocess.run(["git", "status"], cwd=ws, env=env, capture_output=True, timeout=60)
+    assert not marker.exists()
+
+
+def test_the_shell_cannot_create_or_change_the_agent_settings(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / ".claude").mkdir(parents=True)
+    settings = ws / ".claude" / "settings.json"
+    settings.write_text('{"hooks": {}}')
+    command = (
+        "echo '{}' > .claude/settings.json; echo '{}' > .claude/settings.local.json; "
+        "mv .claude c.old; mkdir -p .codex .gemini; echo x > .codex/config.toml; "
+        "echo '{}' > .gemini/settings.json; echo ok > allowed.txt"
+    )
+    _approved_shell(ws, command)
+    assert settings.read_text() == '{"hooks": {}}'
+    assert sorted(os.listdir(ws / ".claude")) == ["settings.json"]
+    assert sorted(os.listdir(ws)) == [".claude", "allowed.txt"]
