@@ -63,4 +63,3 @@ _ANSWERS = {
     "a": ApprovalOutcome.ALLOWED_SESSION,
     "always": ApprovalOutcome.ALLOWED_SESSION,
 }
-
