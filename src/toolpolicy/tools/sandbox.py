@@ -20,7 +20,9 @@ Under ``workspace-write`` the protected set stays read-only (``protected_binds``
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import stat
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -79,37 +81,48 @@ def protected_binds(workspace: str, protected: ProtectedSet) -> Iterator[list[st
     """The bubblewrap arguments that keep ``protected`` read-only in a writable workspace,
     valid inside the ``with`` block; placeholders bubblewrap made are removed on exit."""
     root = os.path.realpath(workspace)
-    with tempfile.TemporaryDirectory(prefix="toolpolicy-sandbox-") as spare:
-        empty_folder = os.path.join(spare, "folder")
-        empty_file = os.path.join(spare, "file")
-        os.mkdir(empty_folder, 0o555)
-        os.close(os.open(empty_file, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o444))
-        args: list[str] = []
-        for anchor in protected.anchors():
-            real = _inside(root, anchor)
-            if real is not None and os.path.isdir(real) and not os.path.islink(real):
-                args += ["--bind", real, real]
-        placeholders: dict[str, bool] = {}
-        for entry in sorted(protected.entries, key=lambda e: e.path.count("/")):
-            real = _inside(root, entry.path)
-            if real is None:
-                continue
-            if os.path.lexists(real):
-                args += ["--ro-bind", real, real]
-                continue
-            top = _first_missing(root, real)
-            if top in placeholders:
-                continue
-            folder = entry.folder or top != real
-            placeholders[top] = folder
-            args += ["--ro-bind", empty_folder if folder else empty_file, top]
-        try:
-            yield args
-        finally:
-            for path, folder in placeholders.items():
-                _remove_placeholder(path, folder)
-        # TemporaryDirectory cannot remove a read-only folder's entries otherwise.
-        os.chmod(empty_folder, 0o755)
+    args: list[str] = []
+    for anchor in protected.anchors():
+        real = _inside(root, anchor)
+        if real is not None and os.path.isdir(real) and not os.path.islink(real):
+            args += ["--bind", real, real]
+    placeholders: dict[str, bool] = {}
+    for entry in sorted(protected.entries, key=lambda e: e.path.count("/")):
+        real = _inside(root, entry.path)
+        if real is None:
+            continue
+        if os.path.lexists(real):
+            args += ["--ro-bind", real, real]
+            continue
+        top = _first_missing(root, real)
+        if top in placeholders:
+            continue
+        folder = entry.folder or top != real
+        placeholders[top] = folder
+        empty_folder, empty_file = _empty_sources()
+        args += ["--ro-bind", empty_folder if folder else empty_file, top]
+    try:
+        yield args
+    finally:
+        for path, folder in placeholders.items():
+            _remove_placeholder(path, folder)
+
+
+_EMPTY: tuple[str, str] | None = None
+
+
+def _empty_sources() -> tuple[str, str]:
+    """An empty read-only folder and file to bind as placeholders, made once per process
+    (in a private temporary folder removed at exit)."""
+    global _EMPTY
+    if _EMPTY is None or not os.path.isdir(_EMPTY[0]):
+        spare = tempfile.mkdtemp(prefix="toolpolicy-sandbox-")
+        folder, file = os.path.join(spare, "folder"), os.path.join(spare, "file")
+        os.mkdir(folder, 0o555)
+        os.close(os.open(file, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o444))
+        atexit.register(shutil.rmtree, spare, True)
+        _EMPTY = (folder, file)
+    return _EMPTY
 
 
 def _inside(root: str, relative: str) -> str | None:
