@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from toolpolicy.tools.read_file import read_file
 from toolpolicy.tools.registry import ToolContext
 from toolpolicy.tools.safefs import FileToolError, open_parent, replace_at
 from toolpolicy.tools.workspace import WorkspaceBoundary
@@ -86,4 +87,17 @@ def test_a_folder_replaced_by_a_symlink_after_the_check_makes_the_write_fail(
         "path_escape",
         "Path changed while it was opened: inside_dir/f.txt",
     )
+    assert list(outside.iterdir()) == []
+
+
+def test_an_absolute_link_that_stays_inside_is_followed_both_ways(
+    workspace: Path, outside: Path, context: ToolContext, resolution: str
+) -> None:
+    (workspace / "d").mkdir()
+    (workspace / "d" / "f.txt").write_text("inside")
+    (workspace / "abs").symlink_to(workspace / "d")
+    (workspace / "abs_out").symlink_to(outside)
+    assert read_file({"path": "abs/f.txt"}, context).content == "inside"
+    escaped = write_file({"path": "abs_out/x.txt", "content": "x"}, context)
+    assert escaped.error_code == "path_escape"
     assert list(outside.iterdir()) == []

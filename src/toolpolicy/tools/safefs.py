@@ -5,7 +5,9 @@ following a link out of the workspace:
 
 - where the kernel has ``openat2`` (Linux ≥ 5.6), by resolving it beneath the workspace's
   directory fd with ``RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS`` (links inside the workspace
-  are followed, ``EXDEV`` is an escape) and reading the real path back from the fd;
+  are followed) and reading the real path back from the fd; the kernel answers ``EXDEV``
+  for a step out and for any absolute link, so on ``EXDEV`` the path is resolved by hand as
+  below, which follows an absolute link that stays inside and refuses the rest;
 - elsewhere with ``WorkspaceBoundary``, which follows links by hand with ``lstat``.
 
 The caller's ``check`` sees that real path (the policy is applied to it again, see
@@ -65,6 +67,10 @@ class ParentDir:
     relative: str
 
 
+class _Absolute(Exception):
+    """The kernel met a link it does not follow beneath a directory (absolute, or out)."""
+
+
 def _escape(relative: str) -> FileToolError:
     return FileToolError("path_escape", f"Path changed while it was opened: {relative}")
 
@@ -82,9 +88,11 @@ def open_parent(
     created or opened, and may raise. ``create`` makes missing parent directories. The root
     itself is ``not_a_file``.
     """
-    if beneath.OPENAT2_AVAILABLE:
+    try:
+        if not beneath.OPENAT2_AVAILABLE:
+            raise _Absolute
         parts = _resolve_beneath(boundary.root, split_relative(path))
-    else:
+    except _Absolute:
         parts = boundary.relative_parts(boundary.resolve(path))
     relative = "/".join(parts)
     if not parts:
@@ -137,9 +145,9 @@ def _deepest(
             if exc.errno in (errno.ENOENT, errno.ENOTDIR):
                 continue
             if exc.errno == errno.EXDEV:
-                raise WorkspacePathError(
-                    "path_escape", f"Path escapes the workspace: {shown}"
-                ) from None
+                # Out of the workspace, or an absolute link (RESOLVE_BENEATH refuses both):
+                # the by-hand resolution tells them apart and refuses only the first.
+                raise _Absolute from None
             if exc.errno == errno.ELOOP:
                 raise WorkspacePathError("invalid_path", f"Symlink loop: {shown}") from None
             raise _translate(exc, shown, parent=True) from None

@@ -1,0 +1,66 @@
+"""``ProtectedSet``: which writes it refuses, with which reason, and what the sandbox anchors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolpolicy.tools.protected import (
+    AGENT_SETTINGS_REASON,
+    FIXED_PROTECTED,
+    GIT_REASON,
+    POLICY_FILE_REASON,
+    ProtectedSet,
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        (".git", GIT_REASON),
+        (".git/hooks/pre-commit", GIT_REASON),
+        (".GIT/config", GIT_REASON),
+        (".claude/settings.json", AGENT_SETTINGS_REASON),
+        (".claude/settings.local.json", AGENT_SETTINGS_REASON),
+        (".codex", AGENT_SETTINGS_REASON),
+        (".codex/config.toml", AGENT_SETTINGS_REASON),
+        (".gemini/settings.json", AGENT_SETTINGS_REASON),
+        (".claude/commands/x.md", None),
+        (".gitignore", None),
+        (".github/workflows/ci.yml", None),
+        ("src/.git", None),
+        ("README.md", None),
+    ],
+)
+def test_the_fixed_entries(path: str, reason: str | None) -> None:
+    assert FIXED_PROTECTED.refusal(path) == reason
+
+
+def test_a_policy_at_the_root_protects_the_file_and_one_in_a_folder_protects_the_folder(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "ws"
+    (root / "conf" / "policies").mkdir(parents=True)
+    outside = tmp_path / "elsewhere.yaml"
+    protected = ProtectedSet.for_workspace(
+        str(root),
+        [str(root / "team.yaml"), str(root / "conf" / "policies" / "p.yaml"), str(outside)],
+    )
+    assert protected.refusal("team.yaml") == POLICY_FILE_REASON
+    assert protected.refusal("other.yaml") is None  # the root itself is never protected
+    assert protected.refusal("conf/policies/new.yaml") == POLICY_FILE_REASON
+    assert protected.refusal("conf/policies") == POLICY_FILE_REASON
+    assert protected.refusal("conf/other.yaml") is None
+    assert protected.refusal("elsewhere.yaml") is None
+    assert protected.anchors() == (".claude", ".gemini", "conf")
+
+
+@given(st.text(alphabet="ab./", max_size=12))
+def test_only_paths_under_an_entry_are_refused(relative: str) -> None:
+    protected = ProtectedSet.for_workspace("/ws", ["/ws/a/p.yaml"])
+    folded = relative.casefold()
+    expected = folded == "a" or folded.startswith("a/")
+    assert (protected.refusal(relative) == POLICY_FILE_REASON) is expected
