@@ -194,3 +194,15 @@ def test_the_shell_cannot_create_or_change_the_agent_settings(tmp_path: Path) ->
     assert settings.read_text() == '{"hooks": {}}'
     assert sorted(os.listdir(ws / ".claude")) == ["settings.json"]
     assert sorted(os.listdir(ws)) == [".claude", "allowed.txt"]
+
+
+def test_a_file_in_the_way_of_the_agent_settings_cannot_be_swapped_for_a_folder(
+    tmp_path: Path,
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / ".claude").write_text("not a folder")
+    command = "rm -f .claude; mkdir .claude && echo '{}' > .claude/settings.json; echo ok"
+    result = _approved_shell(ws, command)
+    assert result.content.endswith("ok\n")  # the sandbox started; only the swap failed
+    assert (ws / ".claude").read_text() == "not a folder"

@@ -15,7 +15,8 @@ Under ``workspace-write`` the protected set stays read-only (``protected_binds``
 - an entry that does not exist (``.git`` in a folder that is not a repository) gets an empty
   read-only placeholder — a folder, or a file where the entry is a file whose folder exists —
   so the command cannot create it. bubblewrap makes the mount point in the workspace; it is
-  removed after the call if it is still the empty placeholder.
+  removed after the call if it is still the empty placeholder. A file standing where one of
+  the entry's folders should be (a file named ``.claude``) is bound read-only instead.
 """
 
 from __future__ import annotations
@@ -95,6 +96,10 @@ def protected_binds(workspace: str, protected: ProtectedSet) -> Iterator[list[st
             args += ["--ro-bind", real, real]
             continue
         top = _first_missing(root, real)
+        if os.path.lexists(top):
+            # A file stands where a folder of the entry should be: keep it from being replaced.
+            args += ["--ro-bind", top, top]
+            continue
         if top in placeholders:
             continue
         folder = entry.folder or top != real
@@ -132,11 +137,15 @@ def _inside(root: str, relative: str) -> str | None:
 
 
 def _first_missing(root: str, real: str) -> str:
-    """The outermost component of ``real`` (below ``root``) that does not exist."""
+    """The outermost component of ``real`` (below ``root``) that does not exist, or the
+    first that exists but is not a folder although more components follow it."""
     current = root.rstrip(os.sep)
-    for part in real[len(current) + 1 :].split(os.sep):
+    parts = real[len(current) + 1 :].split(os.sep)
+    for i, part in enumerate(parts):
         current = os.path.join(current, part)
         if not os.path.lexists(current):
+            return current
+        if i < len(parts) - 1 and not os.path.isdir(current):
             return current
     return real
 
