@@ -11,6 +11,7 @@ component at a time with ``O_NOFOLLOW`` (see ``safefs``).
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import sys
 from typing import Any
@@ -56,7 +57,9 @@ _SYSCALL = _libc_syscall()
 def openat2(dir_fd: int, path: str, flags: int, resolve: int, mode: int = 0) -> int:
     """Open ``path`` relative to ``dir_fd``; raises ``OSError`` with the kernel's errno."""
     if _SYSCALL is None:
-        raise OSError(38, "openat2 is not available")  # ENOSYS
+        raise OSError(errno.ENOSYS, "openat2 is not available")
+    if "\x00" in path:
+        raise OSError(errno.EINVAL, "embedded NUL in path", path)  # C would cut the path there
     how = _OpenHow(flags | os.O_CLOEXEC, mode, resolve)
     fd = int(
         _SYSCALL(
