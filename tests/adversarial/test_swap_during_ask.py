@@ -183,3 +183,27 @@ def test_a_link_that_was_there_when_the_human_decided_still_works(ws: Path) -> N
     result = _handle(ws, approver, "read_file", {"path": "docs/notes.txt"})
     assert len(approver.requests) == 1
     assert result.content == "notes\n"
+
+
+@pytest.mark.usefixtures("resolution")
+def test_an_absolute_rule_on_a_workspace_file_holds_at_the_open(ws: Path) -> None:
+    policy = json.loads((ws / "policy.yaml").read_text())
+    policy["rules"].append(
+        {
+            "name": "by-absolute-path",
+            "behavior": "deny",
+            "reason": "Closed by its absolute path",
+            "match": {"paths": [f"/{ws}/vault/**"]},
+        }
+    )
+    (ws / "policy.yaml").write_text(json.dumps(policy))
+    (ws / "vault").mkdir()
+    (ws / "vault" / "key").write_text(SECRET)
+
+    def swap() -> None:
+        notes = ws / "src" / "notes.txt"
+        notes.unlink()
+        notes.symlink_to("../vault/key")
+
+    result = _handle(ws, SwappingApprover(swap), "read_file", {"path": "src/notes.txt"})
+    assert result.content == "Error [permission_denied]: Closed by its absolute path"

@@ -150,6 +150,11 @@ class DecisionEngine:
         return self._policy
 
     @property
+    def workspace(self) -> str:
+        """The real path of the workspace this engine decides for."""
+        return self._boundary.root
+
+    @property
     def protected(self) -> ProtectedSet:
         """What no write may touch, under every profile."""
         return self._protected

@@ -69,7 +69,7 @@ class Gate:
         self._registry = registry
         self._session_id = session_id
         self._include_arguments = include_arguments
-        self._guard = OpenGuard(engine.policy, enforces=engine.enforces_policy)
+        self._guard = OpenGuard(engine.policy, engine.workspace, enforces=engine.enforces_policy)
 
     @property
     def knobs(self) -> Knobs:
