@@ -31,7 +31,7 @@ from toolpolicy.tools.protected import (
         (".claude/commands/x.md", None),
         (".gitignore", None),
         (".github/workflows/ci.yml", None),
-        ("src/.git", None),
+        ("src/.git", GIT_REASON),
         ("README.md", None),
     ],
 )
@@ -64,3 +64,23 @@ def test_only_paths_under_an_entry_are_refused(relative: str) -> None:
     folded = relative.casefold()
     expected = folded == "a" or folded.startswith("a/")
     assert (protected.refusal(relative) == POLICY_FILE_REASON) is expected
+
+
+@pytest.mark.parametrize("path", ["vendor/lib/.git/config", "a/.GIT/hooks/x", "b/.git"])
+def test_a_git_folder_below_the_root_is_refused_to_the_file_tools(path: str) -> None:
+    assert FIXED_PROTECTED.refusal(path) == GIT_REASON
+
+
+@pytest.mark.parametrize("path", ["a/.gitignore", "a/x.git/config", "a/.github/x"])
+def test_only_a_git_folder_itself_is(path: str) -> None:
+    assert FIXED_PROTECTED.refusal(path) is None
+
+
+def test_a_policy_reached_through_a_link_is_protected_both_ways(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    (root / "conf" / "pol").mkdir(parents=True)
+    (root / "conf" / "pol" / "team.yaml").write_text("x")
+    (root / "policies").symlink_to("conf/pol")
+    protected = ProtectedSet.for_workspace(str(root), [str(root / "policies" / "team.yaml")])
+    assert protected.refusal("policies/team.yaml") == POLICY_FILE_REASON
+    assert protected.refusal("conf/pol/team.yaml") == POLICY_FILE_REASON

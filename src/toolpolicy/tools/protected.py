@@ -4,7 +4,8 @@ Three kinds, each with its exact reason (part of the contract, tested verbatim):
 
 - the Policy files and the PresetTable in use, and the folders inside the workspace that
   hold them — "Policy files in use cannot be written";
-- ``.git``, whether or not it exists — "Writing inside .git is forbidden";
+- ``.git``, whether or not it exists (and, for the file tools, any ``.git`` folder below) —
+  "Writing inside .git is forbidden";
 - the agent configuration that registers toolpolicy (``.claude/settings.json``,
   ``.claude/settings.local.json``, ``.codex/``, ``.gemini/settings.json``) — "Agent settings
   that register toolpolicy cannot be written".
@@ -36,21 +37,25 @@ AGENT_SETTINGS_REASON = "Agent settings that register toolpolicy cannot be writt
 
 
 class ProtectedEntry(NamedTuple):
-    """One protected path: a single file, or a folder and everything below it."""
+    """One protected path: a single file, or a folder and everything below it; ``anywhere``
+    extends a folder entry to every folder of that name (``.git`` in a sub-folder too)."""
 
     path: str
     folder: bool
     reason: str
+    anywhere: bool = False
 
     def covers(self, relative: str) -> bool:
         """True when writing ``relative`` (workspace-relative, POSIX) would touch this entry."""
         key = self.path.casefold()
         folded = relative.casefold()
-        return folded == key or (self.folder and folded.startswith(key + "/"))
+        if folded == key or (self.folder and folded.startswith(key + "/")):
+            return True
+        return self.anywhere and f"/{key}/" in f"/{folded}/"
 
 
 _FIXED = (
-    ProtectedEntry(".git", True, GIT_REASON),
+    ProtectedEntry(".git", True, GIT_REASON, anywhere=True),
     ProtectedEntry(".claude/settings.json", False, AGENT_SETTINGS_REASON),
     ProtectedEntry(".claude/settings.local.json", False, AGENT_SETTINGS_REASON),
     ProtectedEntry(".codex", True, AGENT_SETTINGS_REASON),
@@ -66,22 +71,24 @@ class ProtectedSet(NamedTuple):
     @classmethod
     def for_workspace(cls, root: str, policy_files: Iterable[str]) -> ProtectedSet:
         """The fixed entries plus every policy file (and PresetTable) in ``policy_files`` that
-        lies inside the workspace ``root`` (a real path), with the folder holding it unless
-        that folder is the root itself. Files outside the workspace are skipped."""
+        lies inside the workspace ``root`` (a real path) — as given and with its links
+        resolved —, or the folder holding it unless that folder is the root itself. Files
+        outside the workspace are skipped."""
         prefix = root.rstrip(os.sep) + os.sep
         found: dict[str, ProtectedEntry] = {e.path: e for e in _FIXED}
         for path in policy_files:
-            real = os.path.realpath(path)
-            if not real.startswith(prefix):
-                continue
-            relative = real[len(prefix) :].replace(os.sep, "/")
-            folder = relative.rpartition("/")[0]
-            entry = (
-                ProtectedEntry(folder, True, POLICY_FILE_REASON)
-                if folder
-                else ProtectedEntry(relative, False, POLICY_FILE_REASON)
-            )
-            found.setdefault(entry.path, entry)
+            # As loaded (the path a later load reads again) and as it really is.
+            for spelling in dict.fromkeys((os.path.abspath(path), os.path.realpath(path))):
+                if not spelling.startswith(prefix):
+                    continue
+                relative = spelling[len(prefix) :].replace(os.sep, "/")
+                folder = relative.rpartition("/")[0]
+                entry = (
+                    ProtectedEntry(folder, True, POLICY_FILE_REASON)
+                    if folder
+                    else ProtectedEntry(relative, False, POLICY_FILE_REASON)
+                )
+                found.setdefault(entry.path, entry)
         return cls(tuple(found.values()))
 
     def refusal(self, relative: str) -> str | None:

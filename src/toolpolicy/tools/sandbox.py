@@ -88,10 +88,12 @@ def protected_binds(workspace: str, protected: ProtectedSet) -> Iterator[list[st
         if real is not None and os.path.isdir(real) and not os.path.islink(real):
             args += ["--bind", real, real]
     placeholders: dict[str, bool] = {}
+    bound: set[str] = set()
     for entry in sorted(protected.entries, key=lambda e: e.path.count("/")):
         real = _inside(root, entry.path)
-        if real is None:
+        if real is None or real in bound:
             continue
+        bound.add(real)
         if os.path.lexists(real):
             args += ["--ro-bind", real, real]
             continue
