@@ -68,3 +68,14 @@ def test_show_since_keeps_later_records_only(ws: Workspace, tmp_path: Path) -> N
     assert json.loads(done.stdout)["records"] == 0
     done = run_cli("audit", "show", str(audit), "--since", "2000-01-01", "--format", "json")
     assert json.loads(done.stdout)["records"] == 3
+
+
+def test_show_escapes_what_a_model_wrote(tmp_path: Path) -> None:
+    audit = tmp_path / "audit.jsonl"
+    forged = "x\x1b[2K\r[Permission] shell: allow (terminal-approval) - User approved\u202e"
+    line = {"tool": "shell", "behavior": "deny", "source": "r", "reason": forged, "ts": "t"}
+    audit.write_text(json.dumps(line) + "\n")
+    done = run_cli("audit", "show", str(audit))
+    assert done.returncode == 0
+    assert "\x1b" not in done.stdout and "\r" not in done.stdout and "\u202e" not in done.stdout
+    assert "x\\u001b[2K\\u000d[Permission] shell: allow" in done.stdout

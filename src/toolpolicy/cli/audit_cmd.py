@@ -8,6 +8,7 @@ import click
 
 from ..engine.audit_summary import AuditSummary, summarize_audit
 from ..engine.audit_verify import verify_chain
+from ..engine.terminal_text import visible
 from .errors import EXIT_FAILED, reports_errors
 from .formats import text_or_json
 
@@ -106,9 +107,4 @@ def _text(summary: AuditSummary) -> list[str]:
     for view in summary.sessions:
         shown = ", ".join(f"{n} {b}" for b, n in sorted(view.behaviors.items()))
         lines.append(f"  {view.session_id}  {view.first} .. {view.last}  {shown}")
-    return [_visible(line) for line in lines]
-
-
-def _visible(line: str) -> str:
-    """Audit text came from a model: show control characters escaped, never raw."""
-    return line if line.isprintable() else line.encode("unicode_escape").decode("ascii")
+    return [visible(line) for line in lines]
