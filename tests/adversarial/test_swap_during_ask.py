@@ -207,3 +207,19 @@ def test_an_absolute_rule_on_a_workspace_file_holds_at_the_open(ws: Path) -> Non
 
     result = _handle(ws, SwappingApprover(swap), "read_file", {"path": "src/notes.txt"})
     assert result.content == "Error [permission_denied]: Closed by its absolute path"
+
+
+def test_a_refusal_at_the_open_is_audited_after_the_allow(ws: Path) -> None:
+    approver = SwappingApprover(_link_notes_to_the_secret(ws))
+    sink = MemorySink()
+    gate = toolpolicy.load(workspace=ws, policies=[ws / "policy.yaml"]).gate(
+        approval=toolpolicy.ApprovalService([approver]), audit=[sink]
+    )
+    result = gate.handle(
+        ToolCall("c1", "read_file", {"path": "src/notes.txt"}), ToolContext(str(ws), "c1")
+    )
+    assert result.content == DENIED
+    assert [(r.call_id, r.behavior, r.source, r.reason) for r in sink.records] == [
+        ("c1", "allow", "swapping-human", "User approved this tool call"),
+        ("c1", "deny", "open-check", "Secrets are off limits"),
+    ]

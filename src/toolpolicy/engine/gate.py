@@ -8,6 +8,7 @@ participant) — and in that last case the handler never runs.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -24,9 +25,12 @@ from .knobs import Knobs
 from .open_guard import OpenGuard
 from .request import PermissionRequest
 
-__all__ = ["EVALUATION_FAILED", "Gate", "GateDecision"]
+__all__ = ["EVALUATION_FAILED", "OPEN_CHECK", "Gate", "GateDecision"]
 
 EVALUATION_FAILED = tool_error("permission_evaluation_error", "Permission evaluation failed")
+DENIED_CODE = "permission_denied"
+# The source of a refusal made by a file tool at the open (see ``tools/opened.py``).
+OPEN_CHECK = "open-check"
 
 
 class GateDecision(NamedTuple):
@@ -133,7 +137,7 @@ class Gate:
         mode = final.decision.sandbox or self._knobs.state.sandbox
         # The handler enforces at the open what was decided on the path's text: the
         # selection's protected set and its path rules, applied to what it actually opens.
-        return self._registry.invoke(
+        result = self._registry.invoke(
             prepared,
             context._replace(
                 sandbox=mode,
@@ -142,6 +146,20 @@ class Gate:
                 decided=final.evaluation.paths,
             ),
         )
+        if result.error_code == DENIED_CODE:
+            self._record_refusal(request, final, result)
+        return result
+
+    def _record_refusal(
+        self, request: PermissionRequest, final: GateDecision, result: ToolResult
+    ) -> None:
+        """The handler refused at the open what the decision allowed: that refusal is the
+        call's final word, so it is audited too. Nothing ran, so a failing sink changes
+        nothing the caller gets."""
+        reason = result.content.removeprefix(f"Error [{DENIED_CODE}]: ")
+        refusal = final._replace(decision=Decision(Behavior.DENY, reason, OPEN_CHECK))
+        with contextlib.suppress(Exception):
+            self._record(request, refusal)
 
     def _record(self, request: PermissionRequest, final: GateDecision) -> None:
         record = decision_record(
