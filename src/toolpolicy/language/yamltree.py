@@ -59,10 +59,11 @@ _SCALAR_TAGS = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null
 _MAPPING_TAGS = frozenset({None, "!", _TAG + "map"})
 _SEQUENCE_TAGS = frozenset({None, "!", _TAG + "seq"})
 
+_PURE_LOADER: Any = yaml.SafeLoader
 try:  # the C parser is an order of magnitude faster; the pure one behaves the same
     _LOADER: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _LOADER = yaml.SafeLoader
+    _LOADER = _PURE_LOADER
 
 # The characters YAML 1.1 refuses outright (its c-printable set, complemented).
 _NON_PRINTABLE = re.compile(r"[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -118,6 +119,8 @@ class _Frame:
         self.key: str | None = None
         self.key_position: Position = (0, 0)
 
+
+_TOO_DEEP = f"mappings and sequences nest deeper than {MAX_DEPTH}"
 
 _DISCARD = "\x00discard"
 """Pending-key marker: the next value belongs to a refused key and is dropped."""
@@ -194,9 +197,7 @@ class _Builder:
 
     def open(self, event: CollectionStartEvent, position: Position) -> None:
         if len(self.stack) >= MAX_DEPTH:
-            raise self.fatal(
-                position, codes.TOO_DEEP, f"mappings and sequences nest deeper than {MAX_DEPTH}"
-            )
+            raise self.fatal(position, codes.TOO_DEEP, _TOO_DEEP)
         container: dict[str, object] | list[object]
         if isinstance(event, MappingStartEvent):
             allowed, container = _MAPPING_TAGS, {}
@@ -309,21 +310,21 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
             f"control character U+{ord(refused.group()):04X} is not allowed in YAML text",
         )
         return None, builder.problems
-    loader = _LOADER(text)
     try:
-        feed, next_event = builder.feed, loader.get_event
-        while (event := next_event()) is not None:
-            feed(event)
-    except _Stop:
+        complete = _fold(builder, text, _LOADER)
+    except _BackendTooDeep as exc:
+        # libyaml (as PyYAML 6.0.4 ships it) stops at its own nesting limit, 1,000 levels,
+        # while it
+        # looks ahead along a line of flow openers, before emitting the events our lower
+        # limit counts. The pure parser streams them, so the refusal is ours, at its place.
+        builder = _Builder(path)
+        try:
+            complete = _fold(builder, text, _PURE_LOADER)
+        except _BackendTooDeep:  # pragma: no cover - only if a backend's limit were ours
+            builder.problem(exc.position, codes.TOO_DEEP, _TOO_DEEP)
+            complete = False
+    if not complete:
         return None, builder.problems
-    except yaml.MarkedYAMLError as exc:
-        builder.problems.append(_syntax_problem(exc, text, path))
-        return None, builder.problems
-    except yaml.YAMLError as exc:  # pragma: no cover - _NON_PRINTABLE catches reader errors
-        builder.problem((1, 1), codes.ENCODING, f"the text cannot be read as YAML: {exc}")
-        return None, builder.problems
-    finally:
-        loader.dispose()
     if builder.documents == 0:
         builder.positions[""] = (1, 1)
     return (
@@ -335,6 +336,43 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
         ),
         builder.problems,
     )
+
+
+class _BackendTooDeep(Exception):
+    """The YAML parser refused to nest any deeper (its own limit, not ours)."""
+
+    def __init__(self, position: Position) -> None:
+        super().__init__(position)
+        self.position = position
+
+
+def _fold(builder: _Builder, text: str, loader_class: Any) -> bool:
+    """Feed the events of ``text`` to ``builder``; False when a problem stopped the stream.
+
+    Problems land in ``builder.problems``. Raises ``_BackendTooDeep`` when the parser itself
+    gives up on the nesting depth.
+    """
+    loader = loader_class(text)
+    try:
+        feed, next_event = builder.feed, loader.get_event
+        while (event := next_event()) is not None:
+            feed(event)
+    except _Stop:
+        return False
+    except yaml.MarkedYAMLError as exc:
+        if "nesting depth" in (exc.problem or ""):
+            mark = exc.problem_mark
+            raise _BackendTooDeep(
+                (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+            ) from None
+        builder.problems.append(_syntax_problem(exc, text, builder.path))
+        return False
+    except yaml.YAMLError as exc:  # pragma: no cover - _NON_PRINTABLE catches reader errors
+        builder.problem((1, 1), codes.ENCODING, f"the text cannot be read as YAML: {exc}")
+        return False
+    finally:
+        loader.dispose()
+    return True
 
 
 def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, path: str) -> Problem:
