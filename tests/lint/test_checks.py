@@ -524,13 +524,16 @@ def test_asking_for_an_unknown_code_is_a_clear_error() -> None:
 # -- all at once -------------------------------------------------------------------------
 
 _BROKEN_RULE = "  - name: broken\n    behavior: maybe\n    reason: r\n    match: {paths: [x]}\n"
-_RULE_SNIPPETS = (
-    "  - name: r{i}\n    behavior: deny\n    reason: r\n    match: {{tools: [writefile]}}\n",
-    "  - name: r{i}\n    behavior: deny\n    reason: r\n    match: {{tools: [shell], paths: [a]}}\n",
-    "  - name: r{i}\n    behavior: allow\n    reason: r\n    match: {{tools: [shell]}}\n",
-    "  - name: r{i}\n    behavior: deny\n    reason: r\n    match: {{paths: ['../x/**']}}\n",
-    "  - name: r{i}\n    behavior: deny\n    reason: r\n    match: {{paths: ['[z-a]']}}\n",
-    "  - name: r{i}\n    behavior: deny\n    reason: r\n    match: {{paths: [.env]}}\n",
+_RULE_SNIPPETS = tuple(
+    "  - name: r{i}\n    behavior: " + behavior + "\n    reason: r\n    match: {{" + match + "}}\n"
+    for behavior, match in (
+        ("deny", "tools: [writefile]"),
+        ("deny", "tools: [shell], paths: [a]"),
+        ("allow", "tools: [shell]"),
+        ("deny", "paths: ['../x/**']"),
+        ("deny", "paths: ['[z-a]']"),
+        ("deny", "paths: [.env]"),
+    )
 )
 
 
