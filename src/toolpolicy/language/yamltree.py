@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -84,13 +84,16 @@ class ParsedTree:
 
     ``positions`` maps the JSON pointer of every node to the (line, column) of its value;
     ``key_positions`` maps the pointer of every mapping member to where its key starts;
-    ``refused`` lists the pointers of nodes replaced by ``None`` (aliases, refused tags).
+    ``refused`` lists the pointers of nodes replaced by ``None`` (aliases, refused tags);
+    ``unquoted`` maps the pointer of every plain scalar YAML read as something other than a
+    string (``no`` → false, ``1.0`` → 1.0, ``~`` → null) to the text as written.
     """
 
     value: object
     positions: Mapping[str, Position]
     key_positions: Mapping[str, Position]
     refused: tuple[str, ...] = ()
+    unquoted: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def position(self, pointer: str) -> Position:
         """Where the node at ``pointer`` starts, or its nearest ancestor that exists."""
@@ -137,6 +140,7 @@ class _Builder:
         self.stack: list[_Frame] = []
         self.root: object = None
         self.refused: list[str] = []
+        self.unquoted: dict[str, str] = {}
         self.nodes = 0
         self.documents = 0
 
@@ -285,7 +289,9 @@ class _Builder:
             value = construct(ScalarNode(tag, text))
         except ValueError:
             raise self.fatal(position, codes.TOO_LARGE, "a number is too large") from None
-        self.attach(value, position)
+        pointer = self.attach(value, position)
+        if pointer is not None and event.tag is None and text:
+            self.unquoted[pointer] = text
 
 
 @functools.lru_cache(maxsize=4096)
@@ -333,6 +339,7 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
             MappingProxyType(builder.positions),
             MappingProxyType(builder.key_positions),
             tuple(builder.refused),
+            MappingProxyType(builder.unquoted),
         ),
         builder.problems,
     )
