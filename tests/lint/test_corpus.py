@@ -94,6 +94,6 @@ def test_the_walk_finds_policies_by_their_apiversion_in_any_style(tmp_path: Path
     (tmp_path / "quoted.yml").write_text('"apiVersion": "toolpolicy/v1"\n')
     (tmp_path / "k8s.yaml").write_text("apiVersion: apps/v1\nkind: Deployment\n")
     (tmp_path / "notes.txt").write_text("apiVersion: toolpolicy/v1\n")
-    files, skipped = discover([str(tmp_path)])
-    assert files == [str(tmp_path / "flow.yaml"), str(tmp_path / "quoted.yml")]
-    assert skipped == [str(tmp_path / "k8s.yaml")]
+    found = discover([str(tmp_path)])
+    assert found.files == (str(tmp_path / "flow.yaml"), str(tmp_path / "quoted.yml"))
+    assert [s.path for s in found.skipped] == [str(tmp_path / "k8s.yaml")]
