@@ -152,3 +152,20 @@ def test_init_is_listed_and_loaded_only_when_it_runs() -> None:
     listed, loaded = done.stdout.splitlines()
     assert "'init'" in listed
     assert loaded == "False"
+
+
+def test_a_starter_with_a_lint_error_is_written_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the shipped starters are clean (above); this pins what exit 1 means should one break
+    from click.testing import CliRunner
+
+    from toolpolicy.cli import init_cmd
+
+    broken = STARTERS["generic"].replace("source: confirm-push", "source: look-around")
+    monkeypatch.setitem(init_cmd.STARTERS, "generic", broken)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(init_cmd.init_cmd, [], standalone_mode=False)
+    assert result.return_value == 1  # the exit code run_app gives
+    assert "error example-failed" in result.output
+    assert (tmp_path / "toolpolicy.yaml").read_text() == broken.replace("{name}", "toolpolicy.yaml")
