@@ -1,7 +1,7 @@
 """``toolpolicy lint``: CI-grade checking of policy files, one finding type, four formats.
 
-``lint_paths`` lints the files and folders named, ``lint_project`` the project's policy
-files (``discover_project``: git's file list, ``.gitignore`` and the ``exclude`` settings),
+``lint_paths`` lints the files and folders named, ``lint_discovered(discover_project())``
+the project's policy files (git's file list, ``.gitignore`` and the ``exclude`` settings),
 running every check of ``REGISTRY`` on each policy file; the formatters in ``FORMATS`` turn
 the sorted findings into text, JSON, GitHub workflow commands or SARIF 2.1.0.
 """
@@ -15,7 +15,6 @@ from .linter import (
     lint_bytes,
     lint_discovered,
     lint_paths,
-    lint_project,
 )
 from .registry import CHECKS, REGISTRY, check_for, describe, severity_of
 
@@ -38,7 +37,6 @@ __all__ = [
     "lint_bytes",
     "lint_discovered",
     "lint_paths",
-    "lint_project",
     "severity_of",
     "summary_line",
 ]

@@ -9,7 +9,6 @@ time anyway.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from ..core.errors import PolicyLoadError
 from ..language.document import read_bounded
 from ..language.resources import data_dir
 from .context import LintFile, prepare
-from .discovery import Discovery, discover, discover_project
+from .discovery import Discovery, discover
 from .finding import Finding, Hit, Severity
 from .registry import CHECKS, INTERNAL_ERROR, LOADER_CODES, Check
 from .suppression import suppressed_codes
@@ -29,7 +28,6 @@ __all__ = [
     "lint_bytes",
     "lint_discovered",
     "lint_paths",
-    "lint_project",
 ]
 
 
@@ -57,13 +55,9 @@ def lint_paths(paths: Sequence[str]) -> LintResult:
     return lint_discovered(discover(paths))
 
 
-def lint_project(start: str = os.curdir) -> LintResult:
-    """Lint the project's policy files under ``start`` (``toolpolicy lint`` with no PATH)."""
-    return lint_discovered(discover_project(start))
-
-
 def lint_discovered(found: Discovery) -> LintResult:
-    """Lint the files ``found`` in one run."""
+    """Lint the files ``found`` in one run (``toolpolicy lint`` with no PATH lints
+    ``discover_project()``)."""
     findings: set[Finding] = set()
     with tempfile.TemporaryDirectory(prefix="toolpolicy-lint-") as workspace:
         for path in found.files:
