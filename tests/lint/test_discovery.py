@@ -19,6 +19,7 @@ from .conftest import INVALID, VALID, run_lint
 CLEAN = (VALID / "team.yaml").read_bytes()
 BROKEN = (INVALID / "examples-fail.yaml").read_bytes()
 NOT_OURS = "not a toolpolicy document (no apiVersion: toolpolicy/...)"
+CLEAN_REPORT = "1 file checked: 0 errors, 0 warnings, 0 infos\n"
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -162,6 +163,17 @@ def test_a_tracked_file_deleted_from_the_work_tree_is_not_read(tmp_path: Path) -
     root = _project(tmp_path, {"a.yaml": CLEAN, "b.yaml": BROKEN})
     (root / "b.yaml").unlink()
     assert _files(root) == ["a.yaml"]
+
+
+@needs_git
+def test_listing_the_files_runs_no_command_from_the_repository_config(tmp_path: Path) -> None:
+    # plain `git ls-files` runs a configured core.fsmonitor command; lint must not
+    root = _project(tmp_path, {"policy/team.yaml": CLEAN})
+    ran = tmp_path / "RAN"
+    _git(root, "config", "core.fsmonitor", f"touch {ran}; false")
+    done = run_lint("-v", cwd=root)
+    assert (done.code, done.stdout) == (0, CLEAN_REPORT)
+    assert not ran.exists()
 
 
 def test_without_git_the_gitignore_files_are_read_on_the_way_down(tmp_path: Path) -> None:

@@ -75,16 +75,12 @@ def discover(paths: Iterable[str]) -> Discovery:
     files: list[str] = []
     skipped: list[Skipped] = []
     for path in paths:
-        if not os.path.isdir(path):
+        if os.path.isdir(path):
+            found, left_out = _sorted_out(_walk(path, _nothing_ignored))
+            files += found
+            skipped += left_out
+        else:
             files.append(path)
-            continue
-        for found in _walk(path, _nothing_ignored):
-            if isinstance(found, Skipped):
-                skipped.append(found)
-            elif _is_ours(found):
-                files.append(found)
-            else:
-                skipped.append(Skipped(found, NOT_OURS))
     return Discovery(tuple(_unique(files)), tuple(skipped))
 
 
@@ -94,26 +90,39 @@ def discover_project(start: str = os.curdir) -> Discovery:
     Raises ``ConfigurationError`` for a settings file that is wrong.
     """
     listed = _git_files(start)
-    notes: list[str] = []
-    candidates: Iterable[str | Skipped]
-    if listed is not None:
-        top, names = listed
-        settings = find_settings(start, top)
-        notes.append(f"listed the files under {start} with git ls-files (.gitignore honoured)")
-        candidates = [_excluded(name, False, settings) or name for name in names]
-    else:
-        settings = find_settings(start, None)
-        gitignores = _Gitignores(start)
-        notes.append(f"no git work tree: walked {start}, reading its .gitignore files")
+    if listed is None:
+        return _walked_project(start)
+    top, names = listed
+    settings = find_settings(start, top)
+    files, skipped = _sorted_out(_excluded(name, False, settings) or name for name in names)
+    notes = [f"listed the files under {start} with git ls-files (.gitignore honoured)"]
+    return Discovery(
+        tuple(files),
+        (*skipped, *_ignored_by_git(start)),
+        (*notes, *_settings_notes(settings)),
+    )
 
-        def ignored(path: str, is_folder: bool) -> str | None:
-            excluded = _excluded(path, is_folder, settings)
-            return excluded.why if excluded is not None else gitignores.why(path, is_folder)
 
-        candidates = _walk(start, ignored)
-    if settings.source is not None:
-        patterns = ", ".join(p.text for p in settings.exclude) or "none"
-        notes.append(f"settings from {settings.source}: exclude {patterns}")
+def _walked_project(start: str) -> Discovery:
+    """``discover_project`` without git: a walk that reads the ``.gitignore`` files."""
+    settings = find_settings(start, None)
+    gitignores = _Gitignores(start)
+
+    def ignored(path: str, is_folder: bool) -> str | None:
+        excluded = _excluded(path, is_folder, settings)
+        return excluded.why if excluded is not None else gitignores.why(path, is_folder)
+
+    files, skipped = _sorted_out(_walk(start, ignored))
+    notes = [
+        f"no git work tree: walked {start}, reading its .gitignore files",
+        *_settings_notes(settings),
+        *gitignores.notes,
+    ]
+    return Discovery(tuple(files), tuple(skipped), tuple(notes))
+
+
+def _sorted_out(candidates: Iterable[str | Skipped]) -> tuple[list[str], list[Skipped]]:
+    """The policy files among ``candidates``, and the rest with why each is left out."""
     files: list[str] = []
     skipped: list[Skipped] = []
     for found in candidates:
@@ -123,11 +132,14 @@ def discover_project(start: str = os.curdir) -> Discovery:
             files.append(found)
         else:
             skipped.append(Skipped(found, NOT_OURS))
-    if listed is None:
-        notes.extend(gitignores.notes)
-    else:
-        skipped.extend(_ignored_by_git(start))
-    return Discovery(tuple(_unique(files)), tuple(skipped), tuple(notes))
+    return _unique(files), skipped
+
+
+def _settings_notes(settings: Settings) -> list[str]:
+    if settings.source is None:
+        return []
+    patterns = ", ".join(p.text for p in settings.exclude) or "none"
+    return [f"settings from {settings.source}: exclude {patterns}"]
 
 
 def _excluded(path: str, is_folder: bool, settings: Settings) -> Skipped | None:
@@ -179,9 +191,8 @@ class _Gitignores:
     def why(self, path: str, is_folder: bool) -> str | None:
         """Why a ``.gitignore`` in a folder above ``path`` ignores it, or None."""
         folder = os.path.dirname(path) or os.curdir
-        shown = path + "/" if is_folder else path
         while True:
-            relative = os.path.relpath(shown, folder).replace(os.sep, "/")
+            relative = os.path.relpath(path, folder).replace(os.sep, "/")
             for pattern in self._patterns(folder):
                 if pattern.matches(relative + ("/" if is_folder else "")):
                     source = os.path.normpath(os.path.join(folder, ".gitignore"))
@@ -217,9 +228,11 @@ class _Gitignores:
 
 
 def _git(start: str, *args: str) -> str | None:
+    """``git -C start ARGS``'s output, or None when git is missing or fails. The repository's
+    configured file-system monitor (a command) is switched off: listing runs nothing."""
     try:
         done = subprocess.run(
-            ["git", "-C", start, *args],
+            ["git", "-c", "core.fsmonitor=false", "-C", start, *args],
             capture_output=True,
             text=True,
             timeout=_GIT_TIMEOUT,
