@@ -116,3 +116,34 @@ def test_the_loader_error_carries_the_same_hints(tmp_path: Path) -> None:
         f"{path}:7:13: YAML reads the unquoted no as the YAML 1.1 boolean false, not a string; "
         'write "no" in quotes',
     ]
+
+
+@pytest.mark.parametrize(
+    ("key", "what"),
+    [
+        ("on", "the YAML 1.1 boolean true"),
+        ("No", "the YAML 1.1 boolean false"),
+        ("true", "the boolean true"),
+        ("1", "the number 1"),
+        ("null", "null"),
+    ],
+)
+def test_a_key_yaml_reads_as_no_string_says_what_it_read_and_to_quote_it(
+    key: str, what: str
+) -> None:
+    text = f"apiVersion: toolpolicy/v1\nkind: Policy\nname: team\n{key}: x\n"
+    assert _messages(text) == [
+        (
+            4,
+            1,
+            f"mapping keys must be strings, but YAML reads the unquoted {key} as {what}; "
+            f'write "{key}" in quotes',
+        )
+    ]
+
+
+def test_a_mapping_as_a_key_is_named_as_such() -> None:
+    text = "apiVersion: toolpolicy/v1\nkind: Policy\nname: team\n? {a: b}\n: x\n"
+    assert _messages(text) == [
+        (4, 3, "mapping keys must be strings, but YAML reads this key as a mapping or sequence")
+    ]

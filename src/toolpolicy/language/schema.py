@@ -21,7 +21,7 @@ from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped
 from ..core.errors import Problem
 from . import codes
 from .resources import data_dir
-from .yamltree import ParsedTree, escape_pointer
+from .yamltree import ParsedTree, escape_pointer, read_as
 
 __all__ = ["load_schema", "schema_path", "schema_problems"]
 
@@ -176,14 +176,8 @@ def _listed(expected: object) -> list[object]:
 
 def _unquoted_message(written: str, value: object) -> str:
     """A string was expected, and YAML read the plain text ``written`` as a bool or number."""
-    shown = _shown(value)
-    if isinstance(value, bool) and written not in ("true", "false"):
-        what = f"the YAML 1.1 boolean {shown}"
-    elif isinstance(value, bool):
-        what = f"the boolean {shown}"
-    else:
-        what = f"the number {shown}"
     quoted = json.dumps(written, ensure_ascii=False)
+    what = read_as(written, value)
     return f"YAML reads the unquoted {written} as {what}, not a string; write {quoted} in quotes"
 
 

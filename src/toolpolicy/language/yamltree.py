@@ -12,6 +12,7 @@ scalars by hand, so that
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ __all__ = [
     "ParsedTree",
     "escape_pointer",
     "parse_yaml",
+    "read_as",
 ]
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -214,8 +216,11 @@ class _Builder:
             pointer = None
         self.stack.append(_Frame(container, pointer if pointer is not None else _DISCARD))
 
-    def attach(self, value: object, position: Position) -> str | None:
-        """Place ``value`` in the open container; returns its pointer (None if dropped)."""
+    def attach(self, value: object, position: Position, written: str = "") -> str | None:
+        """Place ``value`` in the open container; returns its pointer (None if dropped).
+
+        ``written`` is the text of a plain scalar YAML read as something other than a string.
+        """
         if not self.stack:
             self.root = value
             self.positions[""] = position
@@ -226,7 +231,7 @@ class _Builder:
             pointer = f"{frame.pointer}/{len(container)}"
             container.append(value)
         elif frame.key is None:
-            self.take_key(frame, value, position)
+            self.take_key(frame, value, position, written)
             return None
         else:
             key, frame.key = frame.key, None
@@ -242,16 +247,20 @@ class _Builder:
         self.positions[pointer] = position
         return pointer
 
-    def take_key(self, frame: _Frame, key: object, position: Position) -> None:
+    def take_key(self, frame: _Frame, key: object, position: Position, written: str) -> None:
         assert isinstance(frame.container, dict)
         frame.key, frame.key_position = _DISCARD, position
         if not isinstance(key, str):
-            shown = "a mapping or sequence" if isinstance(key, dict | list) else repr(key)
-            self.problem(
-                position,
-                codes.YAML_KEY,
-                f"mapping keys must be strings, but YAML reads this key as {shown}; quote it",
-            )
+            if written:
+                quoted = json.dumps(written, ensure_ascii=False)
+                message = (
+                    f"mapping keys must be strings, but YAML reads the unquoted {written} as "
+                    f"{read_as(written, key)}; write {quoted} in quotes"
+                )
+            else:
+                shown = "a mapping or sequence" if isinstance(key, dict | list) else repr(key)
+                message = f"mapping keys must be strings, but YAML reads this key as {shown}"
+            self.problem(position, codes.YAML_KEY, message)
         elif key in frame.container:
             first = self.key_positions.get(f"{frame.pointer}/{escape_pointer(key)}", (0, 0))
             self.problem(
@@ -289,9 +298,22 @@ class _Builder:
             value = construct(ScalarNode(tag, text))
         except ValueError:
             raise self.fatal(position, codes.TOO_LARGE, "a number is too large") from None
-        pointer = self.attach(value, position)
-        if pointer is not None and event.tag is None and text:
-            self.unquoted[pointer] = text
+        written = text if event.tag is None else ""
+        pointer = self.attach(value, position, written)
+        if pointer is not None and written:
+            self.unquoted[pointer] = written
+
+
+def read_as(written: str, value: object) -> str:
+    """What YAML made of the plain text ``written``: ``the YAML 1.1 boolean false``,
+    ``the boolean true``, ``the number 1.1``, ``null``."""
+    if isinstance(value, bool):
+        shown = "true" if value else "false"
+        yaml11 = written not in ("true", "false", "True", "False", "TRUE", "FALSE")
+        return f"the YAML 1.1 boolean {shown}" if yaml11 else f"the boolean {shown}"
+    if value is None:
+        return "null"
+    return f"the number {json.dumps(value)}"
 
 
 @functools.lru_cache(maxsize=4096)
