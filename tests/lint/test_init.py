@@ -35,11 +35,8 @@ def run_init(*args: str, cwd: Path) -> Run:
 @pytest.mark.parametrize("agent", sorted(STARTERS))
 def test_the_starter_is_written_linted_and_passes_strict_lint(agent: str, tmp_path: Path) -> None:
     done = run_init("--agent", agent, cwd=tmp_path)
-    assert (done.code, done.stdout, done.stderr) == (
-        0,
-        CLEAN_REPORT,
-        "toolpolicy: wrote toolpolicy.yaml\n",
-    )
+    assert (done.code, done.stdout) == (0, CLEAN_REPORT)
+    assert done.stderr.startswith("toolpolicy: wrote toolpolicy.yaml\n")
     written = tmp_path / "toolpolicy.yaml"
     text = written.read_text()
     assert text.startswith("# yaml-language-server: $schema=toolpolicy.schema.json\n")
@@ -58,16 +55,23 @@ def test_the_examples_are_really_decided(tmp_path: Path) -> None:
 
 
 def test_the_claude_code_starter_speaks_in_claude_codes_tool_names(tmp_path: Path) -> None:
-    assert run_init("--agent", "claude-code", cwd=tmp_path).code == 0
+    done = run_init("--agent", "claude-code", cwd=tmp_path)
+    assert done.stderr == (
+        "toolpolicy: wrote toolpolicy.yaml\n"
+        "toolpolicy: to use it in Claude Code: "
+        "toolpolicy hook install claude-code --project --policy toolpolicy.yaml\n"
+    )
     text = (tmp_path / "toolpolicy.yaml").read_text()
     for mapping in (
         "Bash -> shell",
         "Read -> read_file",
         "Write -> write_file",
-        "Edit -> edit_file",
+        "Edit and MultiEdit -> edit_file",
+        "Grep, Glob and LS are reads",
     ):
         assert mapping in text
-    assert 'toolpolicy hook claude-code --policy \\"$CLAUDE_PROJECT_DIR/toolpolicy.yaml\\"' in text
+    install = "toolpolicy hook install claude-code --project --policy toolpolicy.yaml"
+    assert f"#   {install}\n" in text
     assert ".claude/settings.json" in text
     assert "claude" not in STARTERS["generic"].lower()
 
@@ -169,3 +173,21 @@ def test_a_starter_with_a_lint_error_is_written_and_exits_1(
     assert result.return_value == 1  # the exit code run_app gives
     assert "error example-failed" in result.output
     assert (tmp_path / "toolpolicy.yaml").read_text() == broken.replace("{name}", "toolpolicy.yaml")
+
+
+def test_the_claude_code_install_line_it_suggests_works(tmp_path: Path) -> None:
+    assert run_init("--agent", "claude-code", cwd=tmp_path).code == 0
+    environment = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
+    install = "hook install claude-code --project --policy toolpolicy.yaml".split()
+    installed = subprocess.run(
+        [sys.executable, "-m", "toolpolicy", *install],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stderr
+    settings = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    assert str(tmp_path / "toolpolicy.yaml") in json.dumps(settings)

@@ -87,26 +87,34 @@ _CLAUDE_CODE = (
     _HEAD
     + """\
 #
-# For Claude Code. Install the hook in .claude/settings.json (see `toolpolicy hook --help`):
-#   "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command",
-#     "command": "toolpolicy hook claude-code --policy \\"$CLAUDE_PROJECT_DIR/{name}\\""}]}]}
+# For Claude Code. Install the hook (it merges into .claude/settings.json, keeping the rest):
+#   toolpolicy hook install claude-code --project --policy {name}
 # Claude Code's tools reach these rules as toolpolicy's tools:
 #   Bash -> shell (match it with commands), Read -> read_file, Write -> write_file,
-#   Edit -> edit_file (paths arrive relative to the project folder). Other tools, MCP tools
-#   included, keep their names (match: {tools: ["mcp__github__*"]}) and are decided as
-#   commands: they ask unless a rule says otherwise. An ask is Claude Code's own prompt; a
-#   deny's reason is what Claude is told.
+#   Edit and MultiEdit -> edit_file; Grep, Glob and LS are reads of what they search.
+#   Paths are relative to the project folder; "~/..." and "//abs/path" name files outside.
+#   Other tools keep Claude Code's names (match: {tools: [WebFetch, "mcp__github__*"]}).
+# A call that only a default allows gets no answer, so Claude Code's own prompt still
+# applies; an allow rule answers allow and skips that prompt. An ask is Claude Code's
+# prompt; a deny's reason is what Claude is told.
 apiVersion: toolpolicy/v1
 kind: Policy
 name: project
-extends: P03        # P03 asks before every Write and Edit; Read is allowed
+extends: P03        # P03 asks before every Write and Edit
 rules:
   - name: secrets-stay-closed
     behavior: deny
     reason: Secrets are off limits; ask a maintainer for what you need
     match:
-      tools: [read_file, write_file, edit_file]     # Read, Write, Edit
+      tools: [read_file, write_file, edit_file]     # Read (and searches), Write, Edit
       paths: [".env", ".env.*", "secrets/**", "*.pem", "*.key"]   # gitignore-style globs
+
+  - name: credentials-stay-closed
+    behavior: deny
+    reason: Credentials outside the project are off limits
+    match:
+      tools: [read_file, write_file, edit_file]
+      paths: ["~/.ssh/**", "~/.aws/**", "~/.config/gcloud/**", "//etc/shadow"]
 
   - name: hook-settings-stay
     behavior: deny
@@ -139,6 +147,9 @@ examples:
   - description: Read .env
     call: {tool: read_file, arguments: {path: .env}}
     expect: {behavior: deny, source: secrets-stay-closed}
+  - description: Read /etc/shadow
+    call: {tool: read_file, arguments: {path: /etc/shadow}}
+    expect: {behavior: deny, source: credentials-stay-closed}
   - description: Edit .claude/settings.json
     call:
       tool: edit_file
@@ -201,6 +212,12 @@ def init_cmd(path: str | None, agent: str, force: bool) -> int:
     text = STARTERS[agent].replace("{name}", os.path.basename(target))
     _write(target, text, replace=force)
     click.echo(f"toolpolicy: wrote {target}", err=True)
+    if agent == "claude-code":
+        click.echo(
+            "toolpolicy: to use it in Claude Code: "
+            f"toolpolicy hook install claude-code --project --policy {target}",
+            err=True,
+        )
 
     from ..lint import FORMATS, Severity, lint_paths
 
