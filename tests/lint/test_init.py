@@ -178,7 +178,7 @@ def test_a_starter_with_a_lint_error_is_written_and_exits_1(
 def test_the_claude_code_install_line_it_suggests_works(tmp_path: Path) -> None:
     assert run_init("--agent", "claude-code", cwd=tmp_path).code == 0
     environment = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
-    install = "hook install claude-code --project --policy toolpolicy.yaml".split()
+    install = ["hook", "install", "claude-code", "--project", "--policy", "toolpolicy.yaml"]
     installed = subprocess.run(
         [sys.executable, "-m", "toolpolicy", *install],
         cwd=tmp_path,
