@@ -36,18 +36,26 @@ def test_profiles_as_json() -> None:
     code, out, _ = _run("profiles", "--format", "json")
     assert code == 0
     assert json.loads(out) == [
-        {"name": "P01", "chapter": 1, "capabilities": ["loop", "powershell"], "tools": ["shell"]},
+        {
+            "name": "P01",
+            "chapter": 1,
+            "capabilities": ["loop", "powershell"],
+            "tools": ["shell"],
+            "description": "The agent loop with a PowerShell tool; every shell call asks",
+        },
         {
             "name": "P02",
             "chapter": 2,
             "capabilities": ["loop", "powershell", "tool_registry", "files"],
             "tools": ["shell", "read_file", "write_file", "edit_file", "glob"],
+            "description": "A tool registry with file tools; file writes need no approval",
         },
         {
             "name": "P03",
             "chapter": 3,
             "capabilities": ["loop", "powershell", "tool_registry", "files", "policy"],
             "tools": ["shell", "read_file", "write_file", "edit_file", "glob"],
+            "description": "Permissions before side effects",
         },
     ]
 

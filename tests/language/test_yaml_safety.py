@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolpolicy.core.errors import Problem
-from toolpolicy.language import check_bytes
+from toolpolicy.language import check_bytes, yamltree
 from toolpolicy.language.yamltree import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS, parse_yaml
 
 _HEAD = b"apiVersion: toolpolicy/v1\nkind: Policy\nname: team\n"
@@ -50,24 +51,68 @@ def test_a_single_alias_is_refused_at_its_position() -> None:
     ]
 
 
-@pytest.mark.parametrize("opener", [b"[", b"{a: "])
-def test_twenty_thousand_levels_of_nesting_stop_at_the_depth_limit(opener: bytes) -> None:
+_LOADERS = {"libyaml": getattr(yaml, "CSafeLoader", None), "pure": yaml.SafeLoader}
+
+
+@pytest.fixture(params=sorted(_LOADERS))
+def loader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test using this runs once per YAML backend PyYAML offers (C, pure Python)."""
+    chosen = _LOADERS[request.param]
+    if chosen is None:  # pragma: no cover - depends on how PyYAML was built
+        pytest.skip("PyYAML was built without libyaml")
+    monkeypatch.setattr(yamltree, "_LOADER", chosen)
+    return str(request.param)
+
+
+_TOO_DEEP = f"mappings and sequences nest deeper than {MAX_DEPTH}"
+
+
+@pytest.mark.parametrize("opener", [b"[", b"{a: ", b"[{a: "])
+def test_twenty_thousand_levels_of_nesting_stop_at_the_depth_limit(
+    opener: bytes, loader: str
+) -> None:
+    # libyaml gives up by itself at 1,000 levels; the refusal must still be ours, in place
     problems = _problems(opener * 20_000)
-    column = MAX_DEPTH * len(opener) + 1
-    assert problems == [
-        ("too-deep", 1, column, f"mappings and sequences nest deeper than {MAX_DEPTH}")
-    ]
+    column = _column_of_level(opener * 20_000, MAX_DEPTH + 1)
+    assert problems == [("too-deep", 1, column, _TOO_DEEP)]
 
 
-def test_block_nesting_past_the_limit_is_too_deep() -> None:
+def _column_of_level(text: bytes, level: int) -> int:
+    """1-based column of the flow opener that starts nesting level ``level``."""
+    depth = 0
+    for index, byte in enumerate(text):
+        if byte in b"[{":
+            depth += 1
+            if depth == level:
+                return index + 1
+    raise AssertionError("not that deep")
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 999, 1_000, 1_001, 5_000])
+def test_flow_nesting_inside_a_block_is_too_deep_at_its_place(depth: int, loader: str) -> None:
+    data = _HEAD + b"rules:\n  - match: " + b"[" * depth + b"]" * depth + b"\n"
+    # three block levels (the document, rules, the rule) come before the first "[" (column 12)
+    assert _problems(data) == [("too-deep", 5, 12 + MAX_DEPTH - 3, _TOO_DEEP)]
+
+
+def test_block_nesting_past_the_limit_is_too_deep(loader: str) -> None:
     data = b"".join(b"  " * i + b"k:\n" for i in range(MAX_DEPTH + 5))
-    assert [p[:3] for p in _problems(data)] == [("too-deep", MAX_DEPTH + 1, 2 * MAX_DEPTH + 1)]
+    assert _problems(data) == [("too-deep", MAX_DEPTH + 1, 2 * MAX_DEPTH + 1, _TOO_DEEP)]
 
 
-def test_nesting_at_the_limit_is_still_parsed() -> None:
+def test_block_nesting_past_libyamls_own_limit_is_too_deep(loader: str) -> None:
+    data = b"".join(b" " * i + b"- \n" for i in range(1_100))
+    assert _problems(data) == [("too-deep", MAX_DEPTH + 1, MAX_DEPTH + 1, _TOO_DEEP)]
+
+
+def test_nesting_at_the_limit_is_still_parsed(loader: str) -> None:
     tree, problems = parse_yaml("[" * MAX_DEPTH + "]" * MAX_DEPTH, "p.yaml")
     assert problems == []
     assert tree is not None
+
+
+def test_a_syntax_error_after_deep_nesting_is_still_a_syntax_error(loader: str) -> None:
+    assert [p[:3] for p in _problems(b"[" * 10 + b"]" * 11)] == [("yaml-syntax", 1, 21)]
 
 
 def test_a_binary_file_is_refused_at_its_first_nul_byte() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from toolpolicy.compile.commands import compile_command_pattern
 from toolpolicy.compile.globs import compile_glob
@@ -64,12 +66,30 @@ def test_every_loader_problem_is_an_error_in_one_run(workspace: str) -> None:
     assert findings[0].message == "duplicate key 'name' (first defined at line 3, column 1)"
 
 
-def test_a_pattern_that_does_not_compile_is_an_error_at_its_rule(workspace: str) -> None:
+def test_a_pattern_that_does_not_compile_is_an_error_at_the_pattern_itself(
+    workspace: str,
+) -> None:
     text = HEAD + "rules:\n  - name: a\n    behavior: deny\n    reason: r\n"
     text += "    match: {paths: ['src/[z-a]']}\n"
     [finding] = lint(text, workspace)
-    assert (finding.line, finding.code, finding.severity) == (5, "invalid-pattern", Severity.ERROR)
+    assert (finding.line, finding.column, finding.code, finding.severity) == (
+        8,
+        21,
+        "invalid-pattern",
+        Severity.ERROR,
+    )
     assert finding.message == "invalid glob 'src/[z-a]': reversed range 'z-a'"
+
+
+def test_every_bad_pattern_of_a_rule_is_reported_at_its_own_place(workspace: str) -> None:
+    text = HEAD + "rules:\n  - name: a\n    behavior: deny\n    reason: r\n    match:\n"
+    text += "      paths:\n        - ok/**\n        - 'src/[z-a]'\n"
+    text += "      commands:\n        - git push\n        - 'rm x*'\n"
+    findings = lint(text, workspace)
+    assert [(f.line, f.column, f.code) for f in findings] == [
+        (11, 11, "invalid-pattern"),
+        (14, 11, "invalid-pattern"),
+    ]
 
 
 def test_an_extends_that_names_nothing_is_an_error_at_the_extends_line(
@@ -499,3 +519,66 @@ def test_asking_for_an_unknown_code_is_a_clear_error() -> None:
 
     with pytest.raises(KeyError, match="unknown lint code 'no-such-code' \\(known: "):
         check_for("no-such-code")
+
+
+# -- all at once -------------------------------------------------------------------------
+
+_BROKEN_RULE = "  - name: broken\n    behavior: maybe\n    reason: r\n    match: {paths: [x]}\n"
+_RULE_SNIPPETS = tuple(
+    "  - name: r{i}\n    behavior: " + behavior + "\n    reason: r\n    match: {{" + match + "}}\n"
+    for behavior, match in (
+        ("deny", "tools: [writefile]"),
+        ("deny", "tools: [shell], paths: [a]"),
+        ("allow", "tools: [shell]"),
+        ("deny", "paths: ['../x/**']"),
+        ("deny", "paths: ['[z-a]']"),
+        ("deny", "paths: [.env]"),
+    )
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(snippets=st.lists(st.sampled_from(_RULE_SNIPPETS), min_size=1, max_size=5))
+def test_a_rule_that_fails_the_schema_hides_nothing_about_the_others(
+    snippets: list[str], workspace: str
+) -> None:
+    rules = "".join(s.format(i=i) for i, s in enumerate(snippets))
+    alone = lint(HEAD + "rules:\n" + rules, workspace)
+    together = lint(HEAD + "rules:\n" + rules + _BROKEN_RULE, workspace)
+    broken_line = len((HEAD + "rules:\n" + rules).splitlines()) + 2
+    assert [f for f in together if f.line < broken_line] == alone
+    assert [(f.line, f.code) for f in together if f.line >= broken_line] == [
+        (broken_line, "schema")
+    ]
+
+
+def test_examples_wait_until_every_rule_validates(workspace: str) -> None:
+    text = HEAD + "rules:\n" + _BROKEN_RULE.replace("broken", "a")
+    text += "examples:\n  - call: {tool: read_file, arguments: {path: x}}\n    expect: deny\n"
+    assert summary(lint(text, workspace)) == [(6, 15, "error", "schema")]
+
+
+def test_nothing_is_judged_when_the_problem_is_not_inside_one_rule(workspace: str) -> None:
+    text = "apiVersion: toolpolicy/v1\nkind: Policy\nrules:\n"
+    text += "  - name: a\n    behavior: deny\n    reason: r\n    match: {tools: [writefile]}\n"
+    assert summary(lint(text, workspace)) == [(1, 1, "error", "schema")]
+
+
+def test_a_salvaged_rule_is_judged_on_the_parent_file_it_extends(
+    workspace: str, tmp_path: Path
+) -> None:
+    (tmp_path / "base.yaml").write_text(
+        HEAD + "rules:\n  - name: no-push\n    behavior: deny\n    reason: r\n"
+        "    match: {commands: [git push]}\n"
+    )
+    child = tmp_path / "child.yaml"
+    child.write_text(
+        HEAD
+        + "extends: base.yaml\nrules:\n"
+        + _BROKEN_RULE
+        + "  - name: again\n    behavior: deny\n    reason: r\n    match: {commands: [git push]}\n"
+    )
+    findings = lint(child.read_text(), workspace, str(child))
+    assert summary(findings) == [(7, 15, "error", "schema"), (10, 5, "warning", "identical-rule")]

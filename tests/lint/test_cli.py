@@ -78,7 +78,13 @@ def test_verbose_says_which_yaml_was_skipped() -> None:
     loud = run_lint(str(VALID), "--verbose")
     assert quiet.stderr == ""
     skipped = VALID / "README.yaml"
-    assert loud.stderr == f"toolpolicy: skipped {skipped}: not a toolpolicy document\n"
+    assert loud.stderr == "".join(
+        f"toolpolicy: linting {VALID / name}.yaml\n"
+        for name in ("base", "child", "presets", "suppressed", "team")
+    ) + (
+        f"toolpolicy: skipped {skipped}: "
+        "not a toolpolicy document (no apiVersion: toolpolicy/...)\n"
+    )
     assert loud.stdout == quiet.stdout
 
 

@@ -113,15 +113,19 @@ def test_sarif_has_the_required_structure(tmp_path: Path, monkeypatch: object) -
     assert driver["name"] == "toolpolicy"
     rules = driver["rules"]
     ids = [r["id"] for r in rules]
-    assert ids == sorted(REGISTRY)
+    assert ids == ["example-failed", "preset-tie", "schema", "unknown-tool"]  # those used
+    assert set(ids) <= set(REGISTRY)
     for described in rules:
+        assert set(described) == {"id", "name", "shortDescription", "help", "defaultConfiguration"}
         assert described["shortDescription"]["text"]
-        assert described["fullDescription"]["text"]
         assert described["defaultConfiguration"]["level"] in ("error", "warning", "note")
-    assert rules[ids.index("unknown-tool")]["shortDescription"]["text"] == (
+    unknown_tool = rules[ids.index("unknown-tool")]
+    assert unknown_tool["shortDescription"]["text"] == (
         "A name in ``match.tools`` that no known tool has."
     )
+    assert unknown_tool["help"]["text"].startswith("``unknown-tool``: a name in")
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.as_uri() + "/"
+    assert run["columnKind"] == "unicodeCodePoints"  # how the loader counts columns
     results = run["results"]
     assert [r["ruleId"] for r in results] == [
         "unknown-tool",
@@ -145,6 +149,27 @@ def test_sarif_has_the_required_structure(tmp_path: Path, monkeypatch: object) -
     last = results[3]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert last == {"uri": "file:///elsewhere/x%20y.yaml"}
     assert urllib.parse.unquote(last["uri"]) == "file:///elsewhere/x y.yaml"
+
+
+def test_sarif_states_each_rules_help_once_however_many_results_it_has() -> None:
+    many = [
+        Finding("a.yaml", line, 1, code, Severity.ERROR, f"m{line}")
+        for line in range(1, 40)
+        for code in ("schema", "duplicate-key", "example-failed")
+    ]
+    text = format_sarif(many, 1)
+    log = json.loads(text)
+    assert "rules" not in log["runs"][0]  # rules live in tool.driver, not on the run
+    driver_rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert [r["id"] for r in driver_rules] == ["duplicate-key", "example-failed", "schema"]
+    for rule in driver_rules:
+        assert text.count(json.dumps(rule["help"]["text"], ensure_ascii=False)) == 1
+    assert len(log["runs"][0]["results"]) == 117
+    assert "help" not in text.split('"results"', 1)[1]  # results carry only their ruleIndex
+
+
+def test_a_three_finding_sarif_log_stays_short() -> None:
+    assert len(format_sarif(FINDINGS, 2).splitlines()) < 200
 
 
 def test_sarif_fingerprints_do_not_move_with_the_line() -> None:

@@ -24,6 +24,7 @@ COMMANDS = {
     "export": "export_cmd:export_cmd",
     "hook": "hook_cmd:hook_cmd",
     "import": "import_cmd:import_cmd",
+    "init": "init_cmd:init_cmd",
     "lint": "lint_cmd:lint_cmd",
     "presets": "catalog:presets_cmd",
     "profiles": "catalog:profiles_cmd",

@@ -37,7 +37,7 @@ def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> str:
 @click.command("profiles")
 @_FORMAT
 def profiles_cmd(fmt: str) -> None:
-    """List the built-in profiles: their chapter, capabilities and tools.
+    """List the built-in profiles: their chapter, capabilities, tools and description.
 
     A profile is the frozen base a policy is layered on. P01 has only the shell, P02 adds
     the file tools (writes need no approval), P03 adds the policy capability: the hard
@@ -63,6 +63,7 @@ def profiles_cmd(fmt: str) -> None:
                 "chapter": p.chapter,
                 "capabilities": list(p.capabilities),
                 "tools": list(p.tools),
+                "description": p.description,
             }
             for p in profiles
         ]

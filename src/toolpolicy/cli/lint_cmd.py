@@ -2,7 +2,8 @@
 
 Exit codes: 0 no finding at or above the fail level (errors; warnings too with
 ``--strict``), 1 at least one such finding, 2 a usage problem (a path that does not exist,
-an unknown format, an output file that cannot be written). Never a traceback.
+an unknown format, an output file that cannot be written, a wrong ``exclude`` setting).
+Never a traceback.
 """
 
 from __future__ import annotations
@@ -36,7 +37,12 @@ _FORMAT_NAMES = ("auto", "text", "json", "github", "sarif")
     metavar="FILE",
     help="Write the report to FILE instead of stdout.",
 )
-@click.option("-v", "--verbose", is_flag=True, help="Say which YAML files were skipped.")
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Say on stderr how files were found, which were linted and why others were skipped.",
+)
 @reports_errors
 def lint_cmd(
     paths: tuple[str, ...],
@@ -48,29 +54,31 @@ def lint_cmd(
 ) -> int:
     """Check policy files: every loader problem, self-test examples, dead and risky rules.
 
-    PATH is a file, or a folder walked for *.yaml/*.yml files with apiVersion: toolpolicy/v1
-    (default: the current folder, unless --builtin is given). A finding is suppressed by
-    "# toolpolicy: ignore[CODE]" on its line or the line before.
+    PATH is a file, or a folder walked for *.yaml/*.yml files with apiVersion: toolpolicy/v1.
+    With no PATH (and no --builtin), the project's policy files under the current folder:
+    the files git lists (so .gitignore is honoured; without git, .gitignore files are read),
+    minus the exclude globs of .toolpolicy.yaml or pyproject.toml [tool.toolpolicy]. A
+    finding is suppressed by "# toolpolicy: ignore[CODE]" on its line or the line before.
     """
-    from ..lint import FORMATS, Severity, builtin_paths, lint_paths
+    from ..lint import FORMATS, Severity, builtin_paths, discover, discover_project, lint_discovered
 
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
         raise fail(f"no such file or folder: {', '.join(missing)}", EXIT_USAGE)
-    targets = list(paths)
-    if builtin:
-        targets += builtin_paths()
-    elif not targets:
-        targets = ["."]
+    targets = [*paths, *(builtin_paths() if builtin else ())]
+    found = discover(targets) if targets else discover_project()
+    if verbose:
+        for note in found.notes:
+            click.echo(f"toolpolicy: {note}", err=True)
+        for path in found.files:
+            click.echo(f"toolpolicy: linting {path}", err=True)
+        for skip in found.skipped:
+            click.echo(f"toolpolicy: skipped {skip.path}: {skip.why}", err=True)
     name = output_format
     if name == "auto":
         name = "github" if os.environ.get("GITHUB_ACTIONS") else "text"
 
-    def skipped(path: str) -> None:
-        if verbose:
-            click.echo(f"toolpolicy: skipped {path}: not a toolpolicy document", err=True)
-
-    result = lint_paths(targets, on_skip=skipped)
+    result = lint_discovered(found)
     report = FORMATS[name](result.findings, len(result.files))
     if output is None:
         click.echo(report, nl=False)

@@ -2,21 +2,21 @@
 
 Input is plain data (``SourceDocument``); output uses only core types and precompiled
 matchers. A pattern that does not compile makes the whole load fail with a ``Problem`` at the
-rule's line: a rule reported invalid is never compiled.
+rule's line whose pointer names the pattern itself: a rule reported invalid is never compiled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from ..core.decision import Decision
 from ..core.errors import PolicyLoadError, Problem
 from ..core.vocabulary import Behavior, Effect
 from .capabilities import CapabilitySet
 from .commands import CommandPatternError, compile_command_pattern
-from .globs import GlobError, compile_glob
+from .globs import GlobError, GlobPattern, compile_glob
 from .index import RuleIndex
 from .names import NamePattern
 from .rules import CompiledRule
@@ -107,11 +107,12 @@ def compile_policy(
         for i, raw in enumerate(document.data.get("rules") or ()):
             try:
                 rules.append(_compile_rule(raw, document, i, len(rules)))
-            except (GlobError, CommandPatternError, ValueError) as exc:
+            except _InvalidPatterns as exc:
                 line = document.line_of(f"/rules/{i}")
-                problems.append(
-                    Problem(document.path, line, 1, "invalid-pattern", str(exc), f"/rules/{i}")
-                )
+                problems += [
+                    Problem(document.path, line, 1, "invalid-pattern", message, pointer)
+                    for pointer, message in exc.found
+                ]
         for i, raw in enumerate(document.data.get("examples") or ()):
             examples.append(_compile_example(raw, document, i))
     if problems:
@@ -130,6 +131,39 @@ def compile_policy(
 _BUILTIN_NAMES = ("shell", "read_file", "write_file", "edit_file", "glob")
 
 
+class _InvalidPatterns(Exception):
+    """Patterns of one rule that do not compile, as (JSON pointer, message) pairs."""
+
+    def __init__(self, found: list[tuple[str, str]]) -> None:
+        super().__init__(found)
+        self.found = found
+
+
+T = TypeVar("T")
+
+
+def _each(
+    items: Sequence[str] | None,
+    compile_one: Callable[[str], T],
+    pointer: str,
+    invalid: list[tuple[str, str]],
+) -> tuple[T, ...] | None:
+    """Every item compiled; the ones that do not compile are added to ``invalid``."""
+    if items is None:
+        return None
+    compiled: list[T] = []
+    for j, item in enumerate(items):
+        try:
+            compiled.append(compile_one(item))
+        except (GlobError, CommandPatternError, ValueError) as exc:
+            invalid.append((f"{pointer}/{j}", str(exc)))
+    return tuple(compiled)
+
+
+def _glob(pattern: str) -> GlobPattern:
+    return compile_glob(pattern, gitignore=True)
+
+
 def _compile_rule(
     raw: Mapping[str, Any], document: SourceDocument, index: int, order: int
 ) -> CompiledRule:
@@ -137,20 +171,24 @@ def _compile_rule(
     behavior = Behavior.parse(raw["behavior"])
     name = str(raw["name"])
     reason = str(raw["reason"])
-    tools = match.get("tools")
     effects = match.get("effects")
-    paths = match.get("paths")
-    commands = match.get("commands")
+    at = f"/rules/{index}/match"
+    invalid: list[tuple[str, str]] = []
+    tools = _each(match.get("tools"), NamePattern, f"{at}/tools", invalid)
+    paths = _each(match.get("paths"), _glob, f"{at}/paths", invalid)
+    commands = _each(match.get("commands"), compile_command_pattern, f"{at}/commands", invalid)
+    if invalid:
+        raise _InvalidPatterns(invalid)
     return CompiledRule(
         name=name,
         behavior=behavior,
         reason=reason,
         origin=f"{document.path}:{document.line_of(f'/rules/{index}')}",
         order=order,
-        tools=None if tools is None else tuple(NamePattern(t) for t in tools),
+        tools=tools,
         effects=None if effects is None else frozenset(Effect(e) for e in effects),
-        paths=None if paths is None else tuple(compile_glob(p, gitignore=True) for p in paths),
-        commands=None if commands is None else tuple(compile_command_pattern(c) for c in commands),
+        paths=paths,
+        commands=commands,
         decision=Decision(behavior, reason, name),
     )
 

@@ -8,7 +8,7 @@ Any problem raises one ``PolicyLoadError`` that lists every problem with its loc
 
 from .builtin import builtin_presets, builtin_profiles
 from .chain import load_policy_chain
-from .document import LoadedDocument, check_bytes, load_document
+from .document import LoadedDocument, check_bytes, check_bytes_partial, load_document
 from .models import (
     CallDoc,
     DefaultsDoc,
@@ -40,6 +40,7 @@ __all__ = [
     "builtin_presets",
     "builtin_profiles",
     "check_bytes",
+    "check_bytes_partial",
     "load_document",
     "load_policy_chain",
     "load_schema",

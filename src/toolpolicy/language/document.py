@@ -18,11 +18,18 @@ from pydantic import ValidationError
 from ..core.errors import PolicyLoadError, Problem
 from . import codes
 from .models import PolicyDoc, PresetTableDoc, ProfileDoc, validate_document
+from .salvage import salvage
 from .schema import schema_problems
 from .semantics import boundary_problems, semantic_problems
 from .yamltree import MAX_FILE_BYTES, ParsedTree, escape_pointer, parse_yaml
 
-__all__ = ["MAX_PROBLEMS", "LoadedDocument", "check_bytes", "load_document"]
+__all__ = [
+    "MAX_PROBLEMS",
+    "LoadedDocument",
+    "check_bytes",
+    "check_bytes_partial",
+    "load_document",
+]
 
 MAX_PROBLEMS = 500
 """At most this many problems are reported for one file; a last one says the rest were cut."""
@@ -57,12 +64,37 @@ def check_bytes(data: bytes, path: str) -> tuple[LoadedDocument | None, list[Pro
     Returns the document and no problems, or no document and every problem found (sorted by
     position). ``path`` is only used to label problems and the document.
     """
+    document, problems, _ = _check(data, path)
+    return document, problems
+
+
+def check_bytes_partial(data: bytes, path: str) -> tuple[LoadedDocument | None, list[Problem]]:
+    """Like ``check_bytes``, but a refused Policy whose problems each lie in one rule (or an
+    example, or an unknown top-level key) also comes back as the document of the rules that
+    validated, at their original positions, without examples (``salvage.salvage``).
+
+    For linting only: with problems, the document is a part of the file, never the file.
+    """
+    document, problems, tree = _check(data, path)
+    if document is not None or tree is None:
+        return document, problems
+    salvaged = salvage(tree, problems)
+    if salvaged is None:
+        return None, problems
+    model, positions = salvaged
+    digest = hashlib.sha256(data).hexdigest()
+    return LoadedDocument(path, model.kind, model, digest, MappingProxyType(positions)), problems
+
+
+def _check(
+    data: bytes, path: str
+) -> tuple[LoadedDocument | None, list[Problem], ParsedTree | None]:
     text, problems = _decode(data, path)
     if text is None:
-        return None, problems
+        return None, problems, None
     tree, problems = parse_yaml(text, path)
     if tree is None:
-        return None, _bounded(problems, path)
+        return None, _bounded(problems, path), None
     if tree.value is None:
         problems.append(
             Problem(
@@ -73,7 +105,7 @@ def check_bytes(data: bytes, path: str) -> tuple[LoadedDocument | None, list[Pro
                 "the document is empty; expected a mapping with apiVersion and kind",
             )
         )
-        return None, problems
+        return None, problems, None
     boundary, skip = boundary_problems(tree, path)
     problems += boundary
     problems += semantic_problems(tree, path)
@@ -86,11 +118,11 @@ def check_bytes(data: bytes, path: str) -> tuple[LoadedDocument | None, list[Pro
         explained = schema_problems(tree, path, [*skip, *tree.refused])
         if not explained and not problems:  # refused, yet the schema saw nothing: fail closed
             explained = _model_problems(exc, tree, path)
-        return None, _bounded(problems + explained, path)
+        return None, _bounded(problems + explained, path), tree
     if problems:
-        return None, _bounded(problems, path)
+        return None, _bounded(problems, path), tree
     digest = hashlib.sha256(data).hexdigest()
-    return LoadedDocument(path, model.kind, model, digest, tree.positions), []
+    return LoadedDocument(path, model.kind, model, digest, tree.positions), [], tree
 
 
 def load_document(path: str | os.PathLike[str]) -> LoadedDocument:

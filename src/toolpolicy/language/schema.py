@@ -8,9 +8,10 @@ check-jsonschema does, instead of one error per branch.
 from __future__ import annotations
 
 import copy
+import difflib
 import functools
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped
 from ..core.errors import Problem
 from . import codes
 from .resources import data_dir
-from .yamltree import ParsedTree, escape_pointer
+from .yamltree import ParsedTree, escape_pointer, read_as
 
 __all__ = ["load_schema", "schema_path", "schema_problems"]
 
@@ -70,7 +71,7 @@ def schema_problems(tree: ParsedTree, path: str, skip: Iterable[str] = ()) -> li
     for raw in _validator().iter_errors(tree.value):
         for error in _best(raw):
             is_type = error.validator == "type"
-            found += [(p, m, k, is_type) for p, m, k in _describe(error)]
+            found += [(p, m, k, is_type) for p, m, k in _describe(error, tree.unquoted)]
     # A value of the wrong type also fails its enum or pattern; saying so twice is noise.
     mistyped = {pointer for pointer, _, at_key, is_type in found if is_type and not at_key}
     problems: list[Problem] = []
@@ -129,8 +130,13 @@ _TYPE_NAMES = {
 }
 
 
-def _describe(error: ValidationError) -> Iterator[tuple[str, str, bool]]:
-    """(pointer, human message, position-at-key?) for one error; some errors give several."""
+def _describe(
+    error: ValidationError, unquoted: Mapping[str, str]
+) -> Iterator[tuple[str, str, bool]]:
+    """(pointer, human message, position-at-key?) for one error; some errors give several.
+
+    ``unquoted`` holds the text of plain scalars YAML read as non-strings, by pointer.
+    """
     pointer = _pointer(list(error.absolute_path))
     kind, expected, instance, schema = (
         error.validator,
@@ -142,8 +148,11 @@ def _describe(error: ValidationError) -> Iterator[tuple[str, str, bool]]:
         allowed = sorted(schema.get("properties", {}))
         for key in instance:
             if key not in allowed:
-                hint = f"; allowed keys: {', '.join(allowed)}" if allowed else ""
-                yield f"{pointer}/{escape_pointer(key)}", f"unknown key {_shown(key)}{hint}", True
+                listed = ", ".join(allowed)
+                close = _did_you_mean(key, allowed)
+                hint = f"{close} (allowed keys: {listed})" if close else f"; allowed keys: {listed}"
+                message = f"unknown key {_shown(key)}{hint if allowed else ''}"
+                yield f"{pointer}/{escape_pointer(key)}", message, True
         return
     if "propertyNames" in error.relative_schema_path and isinstance(instance, str):
         key_pointer = f"{pointer}/{escape_pointer(instance)}"
@@ -154,7 +163,28 @@ def _describe(error: ValidationError) -> Iterator[tuple[str, str, bool]]:
             if item in instance[:index]:
                 yield f"{pointer}/{index}", f"{_shown(item)} is listed more than once", False
                 return
+    written = unquoted.get(pointer)
+    if kind == "type" and "string" in _listed(expected) and written and instance is not None:
+        yield pointer, _unquoted_message(written, instance), False
+        return
     yield pointer, _message(kind, expected, instance, schema, error.message), False
+
+
+def _listed(expected: object) -> list[object]:
+    return list(expected) if isinstance(expected, list) else [expected]
+
+
+def _unquoted_message(written: str, value: object) -> str:
+    """A string was expected, and YAML read the plain text ``written`` as a bool or number."""
+    quoted = json.dumps(written, ensure_ascii=False)
+    what = read_as(written, value)
+    return f"YAML reads the unquoted {written} as {what}, not a string; write {quoted} in quotes"
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``; did you mean "x"?`` for the closest of ``choices``, or nothing."""
+    close = difflib.get_close_matches(word, [c for c in choices if isinstance(c, str)], 1, 0.7)
+    return f"; did you mean {_shown(close[0])}?" if close else ""
 
 
 def _message(
@@ -169,7 +199,8 @@ def _message(
     if kind == "type":
         return f"{shown} should be {_TYPE_NAMES.get(str(expected), expected)}"
     if kind == "enum":
-        return f"{shown} is not one of {', '.join(str(v) for v in expected)}"
+        hint = _did_you_mean(instance, expected) if isinstance(instance, str) else ""
+        return f"{shown} is not one of {', '.join(str(v) for v in expected)}{hint}"
     if kind == "const":
         return f"{shown} should be {_shown(expected)}"
     if kind == "pattern":

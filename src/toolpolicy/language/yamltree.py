@@ -12,9 +12,10 @@ scalars by hand, so that
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -45,6 +46,7 @@ __all__ = [
     "ParsedTree",
     "escape_pointer",
     "parse_yaml",
+    "read_as",
 ]
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -59,10 +61,11 @@ _SCALAR_TAGS = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null
 _MAPPING_TAGS = frozenset({None, "!", _TAG + "map"})
 _SEQUENCE_TAGS = frozenset({None, "!", _TAG + "seq"})
 
+_PURE_LOADER: Any = yaml.SafeLoader
 try:  # the C parser is an order of magnitude faster; the pure one behaves the same
     _LOADER: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _LOADER = yaml.SafeLoader
+    _LOADER = _PURE_LOADER
 
 # The characters YAML 1.1 refuses outright (its c-printable set, complemented).
 _NON_PRINTABLE = re.compile(r"[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -83,13 +86,16 @@ class ParsedTree:
 
     ``positions`` maps the JSON pointer of every node to the (line, column) of its value;
     ``key_positions`` maps the pointer of every mapping member to where its key starts;
-    ``refused`` lists the pointers of nodes replaced by ``None`` (aliases, refused tags).
+    ``refused`` lists the pointers of nodes replaced by ``None`` (aliases, refused tags);
+    ``unquoted`` maps the pointer of every plain scalar YAML read as something other than a
+    string (``no`` → false, ``1.0`` → 1.0, ``~`` → null) to the text as written.
     """
 
     value: object
     positions: Mapping[str, Position]
     key_positions: Mapping[str, Position]
     refused: tuple[str, ...] = ()
+    unquoted: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def position(self, pointer: str) -> Position:
         """Where the node at ``pointer`` starts, or its nearest ancestor that exists."""
@@ -119,6 +125,8 @@ class _Frame:
         self.key_position: Position = (0, 0)
 
 
+_TOO_DEEP = f"mappings and sequences nest deeper than {MAX_DEPTH}"
+
 _DISCARD = "\x00discard"
 """Pending-key marker: the next value belongs to a refused key and is dropped."""
 
@@ -134,6 +142,7 @@ class _Builder:
         self.stack: list[_Frame] = []
         self.root: object = None
         self.refused: list[str] = []
+        self.unquoted: dict[str, str] = {}
         self.nodes = 0
         self.documents = 0
 
@@ -194,9 +203,7 @@ class _Builder:
 
     def open(self, event: CollectionStartEvent, position: Position) -> None:
         if len(self.stack) >= MAX_DEPTH:
-            raise self.fatal(
-                position, codes.TOO_DEEP, f"mappings and sequences nest deeper than {MAX_DEPTH}"
-            )
+            raise self.fatal(position, codes.TOO_DEEP, _TOO_DEEP)
         container: dict[str, object] | list[object]
         if isinstance(event, MappingStartEvent):
             allowed, container = _MAPPING_TAGS, {}
@@ -209,8 +216,11 @@ class _Builder:
             pointer = None
         self.stack.append(_Frame(container, pointer if pointer is not None else _DISCARD))
 
-    def attach(self, value: object, position: Position) -> str | None:
-        """Place ``value`` in the open container; returns its pointer (None if dropped)."""
+    def attach(self, value: object, position: Position, written: str = "") -> str | None:
+        """Place ``value`` in the open container; returns its pointer (None if dropped).
+
+        ``written`` is the text of a plain scalar YAML read as something other than a string.
+        """
         if not self.stack:
             self.root = value
             self.positions[""] = position
@@ -221,7 +231,7 @@ class _Builder:
             pointer = f"{frame.pointer}/{len(container)}"
             container.append(value)
         elif frame.key is None:
-            self.take_key(frame, value, position)
+            self.take_key(frame, value, position, written)
             return None
         else:
             key, frame.key = frame.key, None
@@ -237,16 +247,20 @@ class _Builder:
         self.positions[pointer] = position
         return pointer
 
-    def take_key(self, frame: _Frame, key: object, position: Position) -> None:
+    def take_key(self, frame: _Frame, key: object, position: Position, written: str) -> None:
         assert isinstance(frame.container, dict)
         frame.key, frame.key_position = _DISCARD, position
         if not isinstance(key, str):
-            shown = "a mapping or sequence" if isinstance(key, dict | list) else repr(key)
-            self.problem(
-                position,
-                codes.YAML_KEY,
-                f"mapping keys must be strings, but YAML reads this key as {shown}; quote it",
-            )
+            if written:
+                quoted = json.dumps(written, ensure_ascii=False)
+                message = (
+                    f"mapping keys must be strings, but YAML reads the unquoted {written} as "
+                    f"{read_as(written, key)}; write {quoted} in quotes"
+                )
+            else:
+                shown = "a mapping or sequence" if isinstance(key, dict | list) else repr(key)
+                message = f"mapping keys must be strings, but YAML reads this key as {shown}"
+            self.problem(position, codes.YAML_KEY, message)
         elif key in frame.container:
             first = self.key_positions.get(f"{frame.pointer}/{escape_pointer(key)}", (0, 0))
             self.problem(
@@ -284,7 +298,22 @@ class _Builder:
             value = construct(ScalarNode(tag, text))
         except ValueError:
             raise self.fatal(position, codes.TOO_LARGE, "a number is too large") from None
-        self.attach(value, position)
+        written = text if event.tag is None else ""
+        pointer = self.attach(value, position, written)
+        if pointer is not None and written:
+            self.unquoted[pointer] = written
+
+
+def read_as(written: str, value: object) -> str:
+    """What YAML made of the plain text ``written``: ``the YAML 1.1 boolean false``,
+    ``the boolean true``, ``the number 1.1``, ``null``."""
+    if isinstance(value, bool):
+        shown = "true" if value else "false"
+        yaml11 = written not in ("true", "false", "True", "False", "TRUE", "FALSE")
+        return f"the YAML 1.1 boolean {shown}" if yaml11 else f"the boolean {shown}"
+    if value is None:
+        return "null"
+    return f"the number {json.dumps(value)}"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -309,21 +338,21 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
             f"control character U+{ord(refused.group()):04X} is not allowed in YAML text",
         )
         return None, builder.problems
-    loader = _LOADER(text)
     try:
-        feed, next_event = builder.feed, loader.get_event
-        while (event := next_event()) is not None:
-            feed(event)
-    except _Stop:
+        complete = _fold(builder, text, _LOADER)
+    except _BackendTooDeep as exc:
+        # libyaml (as PyYAML 6.0.4 ships it) stops at its own nesting limit, 1,000 levels,
+        # while it
+        # looks ahead along a line of flow openers, before emitting the events our lower
+        # limit counts. The pure parser streams them, so the refusal is ours, at its place.
+        builder = _Builder(path)
+        try:
+            complete = _fold(builder, text, _PURE_LOADER)
+        except _BackendTooDeep:  # pragma: no cover - only if a backend's limit were ours
+            builder.problem(exc.position, codes.TOO_DEEP, _TOO_DEEP)
+            complete = False
+    if not complete:
         return None, builder.problems
-    except yaml.MarkedYAMLError as exc:
-        builder.problems.append(_syntax_problem(exc, text, path))
-        return None, builder.problems
-    except yaml.YAMLError as exc:  # pragma: no cover - _NON_PRINTABLE catches reader errors
-        builder.problem((1, 1), codes.ENCODING, f"the text cannot be read as YAML: {exc}")
-        return None, builder.problems
-    finally:
-        loader.dispose()
     if builder.documents == 0:
         builder.positions[""] = (1, 1)
     return (
@@ -332,9 +361,47 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
             MappingProxyType(builder.positions),
             MappingProxyType(builder.key_positions),
             tuple(builder.refused),
+            MappingProxyType(builder.unquoted),
         ),
         builder.problems,
     )
+
+
+class _BackendTooDeep(Exception):
+    """The YAML parser refused to nest any deeper (its own limit, not ours)."""
+
+    def __init__(self, position: Position) -> None:
+        super().__init__(position)
+        self.position = position
+
+
+def _fold(builder: _Builder, text: str, loader_class: Any) -> bool:
+    """Feed the events of ``text`` to ``builder``; False when a problem stopped the stream.
+
+    Problems land in ``builder.problems``. Raises ``_BackendTooDeep`` when the parser itself
+    gives up on the nesting depth.
+    """
+    loader = loader_class(text)
+    try:
+        feed, next_event = builder.feed, loader.get_event
+        while (event := next_event()) is not None:
+            feed(event)
+    except _Stop:
+        return False
+    except yaml.MarkedYAMLError as exc:
+        if "nesting depth" in (exc.problem or ""):
+            mark = exc.problem_mark
+            raise _BackendTooDeep(
+                (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+            ) from None
+        builder.problems.append(_syntax_problem(exc, text, builder.path))
+        return False
+    except yaml.YAMLError as exc:  # pragma: no cover - _NON_PRINTABLE catches reader errors
+        builder.problem((1, 1), codes.ENCODING, f"the text cannot be read as YAML: {exc}")
+        return False
+    finally:
+        loader.dispose()
+    return True
 
 
 def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, path: str) -> Problem:

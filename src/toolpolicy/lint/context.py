@@ -1,34 +1,44 @@
 """One file as the checks see it: its text, the loader's verdict and the compiled selection.
 
-``prepare`` runs the loader once per file (``check_bytes``, then compiling the selection the
-file makes); every check reads the result instead of loading again. A file the loader
-refuses carries its problems and no document; the checks that need a document skip it.
+``prepare`` runs the loader once per file (``check_bytes_partial``, then compiling the
+selection the file makes); every check reads the result instead of loading again. A file the
+loader refuses carries its problems and, when they each lie in one rule, the document of the
+rules that did validate (without examples), so the rule checks still run on those: one run
+reports everything. When not even that is left, there is no document and the checks that
+need one skip the file.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..core.errors import ConfigurationError, PolicyLoadError, Problem
-from ..engine.builtin import builtin_profile
+from ..engine.builtin import BUILTIN_PROFILE_NAMES, builtin_profile
 from ..engine.selection import ToolPolicy
-from ..language import LoadedDocument, PolicyDoc, ProfileDoc, check_bytes
+from ..language import LoadedDocument, PolicyDoc, ProfileDoc, check_bytes_partial
+from ..language.salvage import without_rules
 from ..tools.definitions import BUILTIN_TOOL_NAMES
 from .compiled import is_builtin_profile, policy_of
 
 if TYPE_CHECKING:
     from .rules import RuleSite
 
-__all__ = ["CONFIGURATION", "PROFILE_NOT_BUILTIN", "LintFile", "prepare"]
+__all__ = ["CONFIGURATION", "INVALID_PATTERN", "PROFILE_NOT_BUILTIN", "LintFile", "prepare"]
 
 CONFIGURATION = "configuration"
+INVALID_PATTERN = "invalid-pattern"
 PROFILE_NOT_BUILTIN = "profile-not-builtin"
+_RULE_POINTER = re.compile(r"^/rules/(\d+)/")
 
 
 @dataclass(slots=True)
 class LintFile:
-    """A file under lint. ``document`` is None when the loader refused the file.
+    """A file under lint. ``document`` is None when the loader refused the file, unless
+    some rules validated: then it holds those (see ``language.salvage``).
 
     ``policy`` is the compiled selection for a Policy (or a shipped Profile); None for a
     preset table or when compiling failed. ``problems`` are every loader problem, in any
@@ -64,17 +74,14 @@ class LintFile:
 def prepare(data: bytes, path: str, workspace: str) -> LintFile:
     """Check ``data`` (the bytes of the file at ``path``) and compile what it selects."""
     lines = tuple(data.decode("utf-8", errors="replace").splitlines())
-    document, problems = check_bytes(data, path)
+    document, problems = check_bytes_partial(data, path)
+    salvaged = bool(problems)
     policy: ToolPolicy | None = None
     if document is not None:
-        try:
-            problems = _refused_profile(document)
-            if not problems:
-                policy = policy_of(document, workspace)
-        except PolicyLoadError as exc:
-            problems = list(exc.problems)
-        except ConfigurationError as exc:
-            problems = [Problem(path, 1, 1, CONFIGURATION, str(exc))]
+        problems += _refused_profile(document)
+        if salvaged or not problems:
+            document, policy, found = _compiled(document, workspace, salvaged=salvaged)
+            problems += found
     return LintFile(
         path=path,
         lines=lines,
@@ -83,6 +90,65 @@ def prepare(data: bytes, path: str, workspace: str) -> LintFile:
         policy=policy,
         known_tools=_known_tools(document, policy),
     )
+
+
+def _compiled(
+    document: LoadedDocument, workspace: str, *, salvaged: bool
+) -> tuple[LoadedDocument | None, ToolPolicy | None, list[Problem]]:
+    """The document the rule checks see, its selection, and the problems compiling found.
+
+    Rules whose patterns do not compile are reported, then left out of the selection (with
+    the examples, whose verdicts they would change) so the other rules are still compiled
+    and checked; the document keeps them for the checks that read the rules as written. A
+    part of a file whose selection cannot be built on a parent file is not judged at all:
+    the tools its rules may name are unknown.
+    """
+    try:
+        return document, policy_of(document, workspace, salvaged=salvaged), []
+    except ConfigurationError as exc:
+        problems = [Problem(document.path, 1, 1, CONFIGURATION, str(exc))]
+    except PolicyLoadError as exc:
+        problems = _placed(exc.problems, document)
+    broken = _rules_with_bad_patterns(problems, document)
+    if broken is not None and isinstance(document.model, PolicyDoc):
+        model, positions = without_rules(document.model, document.positions, broken)
+        rest = replace(document, model=model, positions=MappingProxyType(positions))
+        try:
+            return document, policy_of(rest, workspace, salvaged=True), problems
+        except (ConfigurationError, PolicyLoadError):
+            salvaged = True
+    if salvaged and not _extends_builtin(document):
+        return None, None, problems
+    return document, None, problems
+
+
+def _rules_with_bad_patterns(
+    problems: Sequence[Problem], document: LoadedDocument
+) -> frozenset[int] | None:
+    """The own rules that ``invalid-pattern`` problems name; None if any problem is other."""
+    found: set[int] = set()
+    for problem in problems:
+        match = _RULE_POINTER.match(problem.pointer)
+        if problem.code != INVALID_PATTERN or problem.path != document.path or match is None:
+            return None
+        found.add(int(match.group(1)))
+    return frozenset(found)
+
+
+def _placed(problems: Sequence[Problem], document: LoadedDocument) -> list[Problem]:
+    """The problems, those of ``document`` moved to the node their pointer names."""
+    placed: list[Problem] = []
+    for problem in problems:
+        if problem.path == document.path and problem.pointer:
+            line, column = document.position(problem.pointer)
+            problem = problem._replace(line=line, column=column)
+        placed.append(problem)
+    return placed
+
+
+def _extends_builtin(document: LoadedDocument) -> bool:
+    model = document.model
+    return not isinstance(model, PolicyDoc) or (model.extends or "P03") in BUILTIN_PROFILE_NAMES
 
 
 def _refused_profile(document: LoadedDocument) -> list[Problem]:

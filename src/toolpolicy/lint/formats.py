@@ -109,8 +109,10 @@ def format_github(findings: Sequence[Finding], files: int) -> str:
 
 
 def format_sarif(findings: Sequence[Finding], files: int) -> str:
-    """A SARIF 2.1.0 log: one run, every rule in ``tool.driver.rules``, relative URIs."""
-    codes = sorted({*REGISTRY, *(f.code for f in findings)})
+    """A SARIF 2.1.0 log: one run; each rule that has a result described once in
+    ``tool.driver.rules`` (results point at it by ``ruleIndex``); file URIs relative to
+    ``%SRCROOT%`` (the current folder) in ``originalUriBaseIds``; columns in code points."""
+    codes = sorted({f.code for f in findings})
     index = {code: i for i, code in enumerate(codes)}
     root = Path.cwd()
     results = [_sarif_result(f, index[f.code], root) for f in findings]
@@ -128,6 +130,7 @@ def format_sarif(findings: Sequence[Finding], files: int) -> str:
                     }
                 },
                 "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri().rstrip("/") + "/"}},
+                "columnKind": "unicodeCodePoints",
                 "results": results,
                 "properties": {"filesChecked": files},
             }
@@ -146,7 +149,6 @@ def _sarif_rule(code: str) -> dict[str, object]:
         "id": code,
         "name": "".join(part.title() for part in code.split("-")),
         "shortDescription": {"text": summary},
-        "fullDescription": {"text": documentation},
         "help": {"text": documentation},
         "defaultConfiguration": {"level": _SARIF_LEVEL[severity]},
     }

@@ -1,49 +1,34 @@
-"""The linter: find the policy files, run every check on each, stamp code and severity.
+"""The linter: run every check on each file found, stamp code and severity.
 
-Folders are walked recursively (symlinked folders are not followed; VCS and virtualenv
-folders are skipped) for ``*.yaml`` / ``*.yml`` files that declare
-``apiVersion: toolpolicy/...``; other YAML is skipped. A file named explicitly is always
-linted. Examples run in one temporary workspace per run. A finding is dropped when its line
-or the line before carries ``# toolpolicy: ignore[CODE]`` — except the loader's, which the
-loader would refuse at run time anyway.
+Which files (``discovery.py``): the files named, the policy files in the folders named, or
+with nothing named the project's policy files. Examples run in one temporary workspace per
+run. A finding is dropped when its line or the line before carries
+``# toolpolicy: ignore[CODE]`` — except the loader's, which the loader would refuse at run
+time anyway.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import stat
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..core.errors import PolicyLoadError
 from ..language.document import read_bounded
 from ..language.resources import data_dir
 from .context import LintFile, prepare
+from .discovery import Discovery, discover
 from .finding import Finding, Hit, Severity
 from .registry import CHECKS, INTERNAL_ERROR, LOADER_CODES, Check
 from .suppression import suppressed_codes
 
 __all__ = [
-    "SKIPPED_FOLDERS",
     "LintResult",
     "builtin_paths",
-    "discover",
     "lint_bytes",
+    "lint_discovered",
     "lint_paths",
 ]
-
-SKIPPED_FOLDERS = frozenset(
-    {".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__"}
-)
-"""Folder names a walk never enters."""
-
-_SUFFIXES = (".yaml", ".yml")
-_SNIFF_BYTES = 64 * 1024
-_OURS = re.compile(
-    rb"(?:^|[{,])[ \t]*[\"']?apiVersion[\"']?[ \t]*:[ \t]*[\"']?toolpolicy/", re.MULTILINE
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,42 +50,20 @@ def builtin_paths() -> list[str]:
     return [*profiles, str(data_dir("policy") / "presets.yaml")]
 
 
-def discover(paths: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The files to lint and the YAML files skipped as not toolpolicy documents.
-
-    Every path must exist (the caller checks). Files named explicitly are always linted.
-    """
-    files: list[str] = []
-    skipped: list[str] = []
-    for path in paths:
-        if not os.path.isdir(path):
-            files.append(path)
-            continue
-        for folder, subfolders, names in os.walk(path):
-            subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
-            for name in sorted(names):
-                if not name.endswith(_SUFFIXES):
-                    continue
-                candidate = os.path.normpath(os.path.join(folder, name))
-                (files if _is_ours(candidate) else skipped).append(candidate)
-    return _unique(files), _unique(skipped)
-
-
-def lint_paths(
-    paths: Sequence[str],
-    *,
-    on_skip: Callable[[str], None] | None = None,
-) -> LintResult:
+def lint_paths(paths: Sequence[str]) -> LintResult:
     """Lint ``paths`` (files, or folders walked for policy files) in one run."""
-    files, skipped = discover(paths)
-    for path in skipped:
-        if on_skip is not None:
-            on_skip(path)
+    return lint_discovered(discover(paths))
+
+
+def lint_discovered(found: Discovery) -> LintResult:
+    """Lint the files ``found`` in one run (``toolpolicy lint`` with no PATH lints
+    ``discover_project()``)."""
     findings: set[Finding] = set()
     with tempfile.TemporaryDirectory(prefix="toolpolicy-lint-") as workspace:
-        for path in files:
+        for path in found.files:
             findings.update(_lint_file(path, workspace))
-    return LintResult(tuple(sorted(findings)), tuple(files), tuple(skipped))
+    skipped = tuple(s.path for s in found.skipped)
+    return LintResult(tuple(sorted(findings)), found.files, skipped)
 
 
 def lint_bytes(data: bytes, path: str, workspace: str) -> list[Finding]:
@@ -169,27 +132,3 @@ def _stamp(check: Check, hit: Hit, path: str) -> Finding:
         end_line=hit.end_line,
         end_column=hit.end_column,
     )
-
-
-def _is_ours(path: str) -> bool:
-    try:
-        # O_NONBLOCK: a FIFO named *.yaml must not hang the walk
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return True  # unreadable: lint it, so the read error is reported, not hidden
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return True
-        head = handle.read(_SNIFF_BYTES)
-    return _OURS.search(head) is not None
-
-
-def _unique(paths: list[str]) -> list[str]:
-    seen: set[str] = set()
-    kept: list[str] = []
-    for path in paths:
-        key = os.path.normpath(path)
-        if key not in seen:
-            seen.add(key)
-            kept.append(path)
-    return kept

@@ -105,8 +105,9 @@ def describe(code: str) -> tuple[str, str]:
         return text, text
     module = check_for(code)
     documentation = (getattr(module, "__doc__", None) or "").strip()
-    if module is loader:
-        return loader.DESCRIPTIONS[code], documentation
+    if module is loader:  # the module documents all its codes; say which one this is
+        summary = loader.DESCRIPTIONS[code]
+        return summary, f"``{code}``: {summary[:1].lower()}{summary[1:]}.\n\n{documentation}"
     summary = documentation.split("\n\n", 1)[0].replace("\n", " ")
     if summary.startswith(f"``{code}``: "):
         summary = summary[len(code) + 6 :]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..compile.rules import CompiledRule
 from ..core.vocabulary import Effect
+from ..language import PolicyDoc, ProfileDoc
 from ..language.resources import data_dir
 from ..tools.registry import ToolSnapshot
 from .context import LintFile
@@ -61,13 +62,16 @@ def rule_sites(target: LintFile) -> tuple[RuleSite, ...]:
     if target.rule_sites is not None:
         return target.rule_sites
     sites: list[RuleSite] = []
-    own_index = 0
+    # by name (unique in a document): rules whose patterns do not compile are not compiled
+    model = target.document.model
+    rules = model.rules if isinstance(model, PolicyDoc | ProfileDoc) else ()
+    written = {rule.name: index for index, rule in enumerate(rules)}
     for rule in target.policy.compiled.rules:
         path, _, line = rule.origin.rpartition(":")
-        if same_file(path, target.path):
-            row, column = target.document.position(f"/rules/{own_index}")
-            sites.append(RuleSite(rule, True, row, column, own_index))
-            own_index += 1
+        if same_file(path, target.path) and rule.name in written:
+            index = written[rule.name]
+            row, column = target.document.position(f"/rules/{index}")
+            sites.append(RuleSite(rule, True, row, column, index))
         else:
             sites.append(RuleSite(rule, False, int(line or 0), 1, -1))
     target.rule_sites = tuple(sites)

@@ -38,12 +38,10 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from ...language import codes
-from ..context import CONFIGURATION, PROFILE_NOT_BUILTIN, LintFile
+from ..context import CONFIGURATION, INVALID_PATTERN, PROFILE_NOT_BUILTIN, LintFile
 from ..finding import Hit, Severity
 
 __all__ = ["CODE", "CODES", "DESCRIPTIONS", "SEVERITY", "check"]
-
-INVALID_PATTERN = "invalid-pattern"
 
 DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
     {
