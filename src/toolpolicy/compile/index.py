@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from .command_patterns import program_key
 from .rules import CallFacts, CompiledRule
 
 __all__ = ["RuleIndex", "RuleView", "ToolBucket"]
@@ -24,7 +25,7 @@ class ToolBucket(NamedTuple):
 
     ``plain`` rules name neither paths nor commands and apply to every call of the tool.
     Path rules are keyed by the literal first segment of their anchored patterns, command
-    rules by the first word of their prefixes; the rest sit in the ``*_unkeyed`` lists.
+    rules by the basename of their program; the rest sit in the ``*_unkeyed`` lists.
     """
 
     plain: tuple[CompiledRule, ...]
@@ -49,7 +50,7 @@ class ToolBucket(NamedTuple):
                 _file(rule, {_segment_key(p.text) for p in rule.paths}, by_segment, path_unkeyed)
             elif rule.commands is not None:
                 words = {
-                    p.words[0] if p.words and p.words[0] != "*" else None for p in rule.commands
+                    program_key(p.program) if p.program != "*" else None for p in rule.commands
                 }
                 _file(rule, words, by_word, command_unkeyed)
             else:
@@ -92,7 +93,7 @@ class ToolBucket(NamedTuple):
                 groups.append(self.by_segment.get(target.split("/", 1)[0], ()))
         command = facts.command
         if command is not None and (self.by_word or self.command_unkeyed):
-            for word in {part[0] for part in command.parts if part}:
+            for word in command.programs:
                 groups.append(self.by_word.get(word, ()))
             groups.append(self.command_unkeyed)
         found = [g for g in groups if g]

@@ -4,9 +4,9 @@ A rule's ``match`` fields must all hold; values within one field are alternative
 ``paths`` on a symlink: an allow must match both the path as written and its resolved target,
 a deny or ask hits if either matches; an absolute (``//``) or home (``~/``) pattern is matched
 the same way against the call's absolute spellings, wherever the file is. ``commands``: an
-allow needs every simple command of the line to start with one of the rule's prefixes (and
-the line must parse); a deny or ask hits when any simple command has the prefix's words in
-order (options may stand between them), even on a line that did not parse.
+allow needs the line to be plain and every command of it to start with one of the rule's
+prefixes; a deny or ask hits when a prefix occurs anywhere in the line's conservative reading
+(:mod:`toolpolicy.compile.commands`).
 """
 
 from __future__ import annotations
@@ -100,10 +100,11 @@ class CompiledRule(NamedTuple):
     def _commands_match(
         self, patterns: tuple[CommandPattern, ...], line: CommandLine | None
     ) -> bool:
-        if line is None or not line.parts:
+        if line is None:
             return False
         if self.behavior is Behavior.ALLOW:
-            return line.complete and all(
-                any(p.matches(part) for p in patterns) for part in line.parts
+            plain = line.plain
+            return plain is not None and all(
+                any(p.covers(command) for p in patterns) for command in plain.commands
             )
-        return any(any(p.occurs_in(part) for p in patterns) for part in line.parts)
+        return any(p.occurs_in(run) for run in line.runs for p in patterns)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from ..compile.commands import CommandLine, split_command_line
 from ..compile.index import RuleView
+from ..compile.plain_subset import PlainLine
 from ..compile.policy import CompiledPolicy
 from ..compile.rules import CallFacts, CompiledRule
 from ..core.decision import Decision
@@ -29,8 +30,9 @@ from .participants import (
     sandbox_candidate,
 )
 from .request import PermissionRequest
+from .shell_files import file_accesses, file_request, looks_outside
 
-__all__ = ["Candidate", "DecisionEngine", "Evaluation", "default_decision"]
+__all__ = ["READ_OUTSIDE", "Candidate", "DecisionEngine", "Evaluation", "default_decision"]
 
 _PASSTHROUGH = Decision(
     Behavior.PASSTHROUGH, "No permission participant made a decision", "default"
@@ -65,6 +67,9 @@ RECOMMENDATIONS = "recommendations"
 _STATIC_LIMIT = 4096
 
 
+READ_OUTSIDE = Decision(
+    Behavior.ASK, "Reading outside the workspace requires approval", "workspace-boundary"
+)
 _TOOL_EXECUTION = Decision(Behavior.ASK, "Tool execution requires approval", "shell-default")
 
 
@@ -97,6 +102,7 @@ class Evaluation(NamedTuple):
     ``paths`` are the workspace-relative paths the path rules were matched on (as written
     and resolved): an ask there was the human's to answer, an ask on any other path the
     tool finds at the open is not (see ``tools.opened``).
+    ``command`` is the shell line as the rules read it (``None`` when no rule looks at it).
     """
 
     candidates: tuple[Candidate, ...]
@@ -107,6 +113,7 @@ class Evaluation(NamedTuple):
     escalation: SandboxMode | None
     matched_rules: tuple[str, ...]
     paths: tuple[str, ...] = ()
+    command: CommandLine | None = None
 
     @property
     def sandbox(self) -> SandboxMode:
@@ -226,6 +233,7 @@ class DecisionEngine:
             if asked.behavior > strongest.behavior:
                 strongest = asked
         paths: tuple[str, ...] = ()
+        command: CommandLine | None = None
         if view is not None:
             hits, paths = self._rule_hits(request, view, target)
             if not hits:
@@ -235,6 +243,16 @@ class DecisionEngine:
                 matched.append(rule.label)
                 if decision.behavior > strongest.behavior:
                     strongest = decision
+            command = self._command(request, view)
+            if command is not None and command.plain is not None:
+                for candidate, label in self._file_candidates(command.plain):
+                    candidates.append(candidate)
+                    if label is not None:
+                        matched.append(label)
+                    if candidate.decision is not None and (
+                        candidate.decision.behavior > strongest.behavior
+                    ):
+                        strongest = candidate.decision
         for recommendation in recommendations:
             candidates.append(Candidate(RECOMMENDATIONS, recommendation))
             if recommendation.behavior > strongest.behavior:
@@ -250,7 +268,15 @@ class DecisionEngine:
                 Behavior.DENY, f"Approval policy is never: {resolved.reason}", "approval-policy"
             )
         return Evaluation(
-            tuple(candidates), strongest, resolved, final, knobs, escalation, tuple(matched), paths
+            tuple(candidates),
+            strongest,
+            resolved,
+            final,
+            knobs,
+            escalation,
+            tuple(matched),
+            paths,
+            command,
         )
 
     def _rule_hits(
@@ -276,17 +302,12 @@ class DecisionEngine:
         raw_path = request.path
         if bucket.has_path_rules and raw_path is not None:
             path, target, absolute = self._path_facts(raw_path, resolved, bucket.has_outside_paths)
-        command: CommandLine | None = None
-        if bucket.has_command_rules and request.definition.effect is Effect.EXECUTE:
-            text = request.arguments.get("command")
-            if isinstance(text, str):
-                command = split_command_line(text)
         return CallFacts(
             tool=request.definition.name,
             effect=request.definition.effect,
             path=path,
             target=target,
-            command=command,
+            command=self._command(request, bucket),
             absolute=absolute,
             home=os.path.expanduser("~") if absolute else "",
         )
@@ -330,6 +351,50 @@ class DecisionEngine:
             except (OSError, ValueError):
                 real = lexical
         return path, target, _spellings(lexical, real)
+
+    @staticmethod
+    def _command(request: PermissionRequest, bucket: RuleView) -> CommandLine | None:
+        """The shell line as the rules read it, when some rule looks at commands."""
+        if not bucket.has_command_rules or request.definition.effect is not Effect.EXECUTE:
+            return None
+        text = request.arguments.get("command")
+        return split_command_line(text) if isinstance(text, str) else None
+
+    def _file_candidates(self, plain: PlainLine) -> list[tuple[Candidate, str | None]]:
+        """A plain line's redirections and path arguments, decided as the file accesses
+        they are: the boundary (writes), reads outside the workspace (ask), and the deny
+        and ask path rules of ``write_file``/``read_file``. Each with its rule's label."""
+        index = self._policy.rule_index
+        reads = index.rules_for("read_file")
+        found: list[tuple[Candidate, str | None]] = []
+        for access in file_accesses(plain, arguments=True):
+            outside = looks_outside(access.path)
+            if not (access.redirect or outside or reads.has_path_rules):
+                continue
+            file = file_request(access, self._boundary.root)
+            resolved: str | None = None
+            if access.effect is Effect.WRITE:
+                denied, resolved = boundary_candidate(file, self._boundary, self._protected)
+                if denied is not None:
+                    found.append((Candidate(BOUNDARY, denied), None))
+                    continue
+                view = index.rules_for("write_file")
+            else:
+                if outside and self._outside(file.path or ""):
+                    found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
+                view = reads
+            if not view.has_path_rules:
+                continue
+            for rule, decision in self._rule_hits(file, view, resolved)[0]:
+                if rule.paths is not None and decision.behavior >= Behavior.ASK:
+                    found.append((Candidate(RULES, decision, rule.name), rule.label))
+        return found
+
+    def _outside(self, path: str) -> bool:
+        try:
+            return self._boundary.target_relative(path) is None
+        except Exception:
+            return True
 
 
 def _inside(root: str, path: str) -> str | None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...compile.command_wrappers import SHELLS
+from ...compile.program_table import SHELLS
 from ...compile.commands import CommandPattern
 from ...compile.rules import CompiledRule
 from ...core.vocabulary import Behavior, Effect

@@ -1,0 +1,194 @@
+"""Command patterns: the ``commands`` of a rule, and how allow and deny read them.
+
+A pattern is a command prefix written as words separated by spaces (``git push``,
+``rm -rf``, ``npm run *``). ``*`` is a whole word and matches exactly one word. A word may
+list alternatives separated by ``|``: ``git status|log``, ``rm -r|--recursive -f|--force``
+(all alternatives of one word are options, or none is; the program takes none).
+
+An **allow** reads a pattern exactly: the command's first words are the pattern's words, in
+order (:meth:`CommandPattern.matches`). A **deny or ask** reads it conservatively
+(:meth:`CommandPattern.occurs_in`): the program is matched by basename anywhere in a run of
+words, the other plain words follow in order with anything between them, and options are a
+set — a short-option cluster stands for its letters in any order and any grouping
+(``-rf`` hits ``-r -f``, ``-fr``, ``-f -r``; ``-R`` is not ``-r``), a long option matches as
+written or abbreviated (``--force``, ``--force=yes``, ``--forc``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .plain_subset import PlainCommand
+
+__all__ = [
+    "MAX_COMMAND_PATTERN_LENGTH",
+    "CommandPattern",
+    "CommandPatternError",
+    "compile_command_pattern",
+    "program_key",
+]
+
+MAX_COMMAND_PATTERN_LENGTH = 1024
+
+_WILDCARD = "*"
+_FORBIDDEN_IN_PATTERN = frozenset("'\"\\`;&<>()")
+
+
+class CommandPatternError(ValueError):
+    """A command pattern that cannot be compiled; the message says what is wrong."""
+
+
+def program_key(word: str) -> str:
+    """The name a word may run as a program: its basename (``/usr/bin/git``, ``../git``),
+    without the operator a ``${x:-git}`` default leaves in front of it."""
+    return word.rsplit("/", 1)[-1].lstrip("-+?#%")
+
+
+def _is_option(word: str) -> bool:
+    return len(word) > 1 and word[0] == "-" and word != "--"
+
+
+class _Option(NamedTuple):
+    """One option alternative: the short letters it needs, or a long option's name."""
+
+    letters: frozenset[str]
+    long: str
+
+    def found(self, letters: frozenset[str], longs: tuple[str, ...]) -> bool:
+        if self.long:
+            return any(self.long.startswith(word) for word in longs)
+        return self.letters <= letters
+
+
+class CommandPattern(NamedTuple):
+    """A command prefix as words; build it with :func:`compile_command_pattern`.
+
+    ``words`` are the words as written; ``alternatives`` the choices of each word.
+    """
+
+    text: str
+    words: tuple[str, ...]
+    alternatives: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def program(self) -> str:
+        """The program word (``*`` for any program)."""
+        return self.words[0]
+
+    def _choices(self) -> tuple[tuple[str, ...], ...]:
+        return self.alternatives or tuple((word,) for word in self.words)
+
+    def matches(self, words: tuple[str, ...]) -> bool:
+        """Allow: whether ``words`` start with this pattern's words, exactly and in order
+        (``*`` matches any one word)."""
+        choices = self._choices()
+        if len(words) < len(choices):
+            return False
+        for choice, word in zip(choices, words, strict=False):
+            if word not in choice and choice != (_WILDCARD,):
+                return False
+        return True
+
+    def covers(self, command: PlainCommand) -> bool:
+        """Allow: whether this pattern matches a plain command through words bash passes
+        unchanged (a glob word can stand only after the pattern's words)."""
+        return len(self.words) <= command.literal and self.matches(command.words)
+
+    def occurs_in(self, words: tuple[str, ...]) -> bool:
+        """Deny and ask: whether the program appears in ``words`` (by basename) followed by
+        the other plain words in order and the options as a set (see the module docstring)."""
+        choices = self._choices()
+        program = program_key(choices[0][0])
+        for start, word in enumerate(words):
+            if program == _WILDCARD or program_key(word) == program:
+                if _rest_occurs(choices[1:], words[start + 1 :]):
+                    return True
+        return False
+
+
+def _rest_occurs(choices: tuple[tuple[str, ...], ...], words: tuple[str, ...]) -> bool:
+    position = 0
+    options: list[tuple[_Option, ...]] = []
+    for choice in choices:
+        if _is_option(choice[0]):
+            options.append(tuple(_option(alternative) for alternative in choice))
+            continue
+        while position < len(words) and words[position] not in choice:
+            if choice == (_WILDCARD,):
+                break
+            position += 1
+        if position >= len(words):
+            return False
+        position += 1
+    if not options:
+        return True
+    letters: set[str] = set()
+    longs: list[str] = []
+    for word in words:
+        if word.startswith("--") and len(word) > 2:
+            longs.append(word.split("=", 1)[0])
+        elif _is_option(word):
+            letters.update(word[1:])
+    found_letters = frozenset(letters)
+    found_longs = tuple(longs)
+    return all(any(o.found(found_letters, found_longs) for o in choice) for choice in options)
+
+
+def _option(word: str) -> _Option:
+    if word.startswith("--"):
+        return _Option(frozenset(), word.split("=", 1)[0])
+    return _Option(frozenset(word[1:]), "")
+
+
+def compile_command_pattern(text: str) -> CommandPattern:
+    """Compile a prefix such as ``"git push"``; raise :class:`CommandPatternError` if invalid.
+
+    Words are separated by spaces. Invalid: not a string, no words, longer than
+    :data:`MAX_COMMAND_PATTERN_LENGTH`, control characters, shell syntax (quotes,
+    backslashes, backquotes, ``; & < > ( )``), ``*`` inside a word (``*`` is a whole word),
+    an empty alternative, alternatives on the program, or options mixed with plain words in
+    one word's alternatives.
+    """
+    if not isinstance(text, str):
+        raise CommandPatternError(f"invalid command pattern {text!r}: it must be a string")
+    if len(text) > MAX_COMMAND_PATTERN_LENGTH:
+        raise CommandPatternError(
+            f"invalid command pattern: longer than {MAX_COMMAND_PATTERN_LENGTH} characters"
+        )
+    if any(ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F for char in text):
+        raise CommandPatternError(
+            f"invalid command pattern {text!r}: control characters are not allowed"
+        )
+    words = tuple(word for word in text.split(" ") if word)
+    if not words:
+        raise CommandPatternError(f"invalid command pattern {text!r}: it has no words")
+    alternatives: list[tuple[str, ...]] = []
+    for index, word in enumerate(words):
+        if forbidden := sorted(_FORBIDDEN_IN_PATTERN.intersection(word)):
+            raise CommandPatternError(
+                f"invalid command pattern {text!r}: {' '.join(forbidden)} not allowed "
+                "(write plain words separated by spaces)"
+            )
+        choice = tuple(word.split("|"))
+        if "|" in word:
+            if index == 0:
+                raise CommandPatternError(
+                    f"invalid command pattern {text!r}: the program cannot list alternatives"
+                )
+            if not all(choice):
+                raise CommandPatternError(
+                    f"invalid command pattern {text!r}: empty alternative in {word!r}"
+                )
+            if len({_is_option(alternative) for alternative in choice}) > 1:
+                raise CommandPatternError(
+                    f"invalid command pattern {text!r}: {word!r} mixes options and words"
+                )
+        for alternative in choice:
+            if _WILDCARD in alternative and word != _WILDCARD:
+                raise CommandPatternError(
+                    f"invalid command pattern {text!r}: '*' must be a whole word ({word!r})"
+                )
+        alternatives.append(choice)
+    if all(len(choice) == 1 for choice in alternatives):
+        return CommandPattern(text=text, words=words)
+    return CommandPattern(text=text, words=words, alternatives=tuple(alternatives))

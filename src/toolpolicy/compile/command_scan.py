@@ -1,0 +1,66 @@
+"""The conservative reading of a command line, for deny and ask rules.
+
+No parser and no knowledge of wrappers: the line is cut into *runs* of words at ``;``,
+``&``, ``|`` and newlines, and every quote, backslash and expansion character is dropped or
+made a word break, so that a program shows up as a word wherever it is written — behind any
+wrapper (``ionice git push``, ``flock /tmp/l git push``), inside a quoted string that
+something may run as code (``sh -c 'git push'``, ``script -qc 'git push'``,
+``mapfile -C 'git push #'``), inside substitutions (``$(git push)``, ``${x:-git} push``),
+and spelled with quotes or escapes (``\\git``, ``g'i't``, ``$'\\x67it'``). The line is read
+twice: once with quotes removed (``g'i't`` is ``git``) and once with quotes as word breaks
+(``'x'git`` has a word ``git``).
+
+The price is false hits (``echo "git push"`` hits a deny on ``git push``), which a deny
+may have; a miss is what it must not have. A word assembled at run time
+(``g$(printf i)t``) is not seen here; such a line is never plain, so no allow covers it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["scan_runs"]
+
+_CONTINUATION = "\\\n"
+_RUN_BREAKS = re.compile(r"[;&|\n\r]+")
+_WORD_BREAKS = re.compile(r"[\s(){}<>$`=,:]+")
+_QUOTES = re.compile(r"['\"\\]")
+_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.DOTALL)
+_ANSI_ESCAPE = re.compile(
+    r"\\(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|(.))",
+    re.DOTALL,
+)
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "e": "\x1b", "E": "\x1b"}
+
+
+def scan_runs(line: str) -> tuple[tuple[str, ...], ...]:
+    """The runs of words a deny or ask looks for its prefix in (each run once)."""
+    text = line.replace(_CONTINUATION, "")
+    variants = [text]
+    if "$'" in text:
+        variants.append(_ANSI_C.sub(_decode_ansi_c, text))
+    runs: dict[tuple[str, ...], None] = {}
+    for variant in variants:
+        readings = [_QUOTES.sub("", variant)]
+        if _QUOTES.search(variant):
+            readings.append(_QUOTES.sub(" ", variant))
+        for reading in readings:
+            for piece in _RUN_BREAKS.split(reading):
+                words = tuple(word for word in _WORD_BREAKS.split(piece) if word)
+                if words:
+                    runs[words] = None
+    return tuple(runs)
+
+
+def _decode_ansi_c(quoted: re.Match[str]) -> str:
+    """``$'...'`` as the characters bash makes of it (unknown escapes kept as written)."""
+    return _ANSI_ESCAPE.sub(_decode_escape, quoted.group(1))
+
+
+def _decode_escape(escape: re.Match[str]) -> str:
+    octal, hex_byte, short, long, other = escape.groups()
+    for digits, base in ((octal, 8), (hex_byte, 16), (short, 16), (long, 16)):
+        if digits is not None:
+            code = int(digits, base)
+            return chr(code) if code <= 0x10FFFF else escape.group()
+    return _SIMPLE_ESCAPES.get(other, other)

@@ -1,0 +1,338 @@
+"""The plain subset of bash: the only lines an allow rule can cover.
+
+A recogniser written as a whitelist. A plain line is simple commands of literal words
+(bare words, ``'...'``, ``"..."`` without ``$`` or backquote, ``\\x`` escapes), joined by
+``;``, ``&&``, ``||``, ``|`` and newlines, with ``#`` comments and redirections whose
+target is one literal word (``>``, ``>>``, ``>|``, ``&>``, ``&>>`` write it, ``<`` reads it;
+``N>&M``, ``N<&M`` and ``N>&-`` only move descriptors). Unquoted glob characters and a
+leading ``~/`` are allowed in arguments, never in the program. The first word may not be a
+reserved word, an assignment, or a builtin that runs or defines code or changes the shell's
+state (:mod:`toolpolicy.compile.program_table`).
+
+Everything else is refused with what was found and where: :class:`NotPlain`. Nothing here
+is a best effort — a character or construct not accepted below is a refusal.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ..core.vocabulary import Effect
+from .program_table import RESERVED_WORDS, builtin_refusal
+
+__all__ = [
+    "MAX_PLAIN_LINE_LENGTH",
+    "NotPlain",
+    "PlainCommand",
+    "PlainLine",
+    "Redirect",
+    "recognise_plain",
+]
+
+MAX_PLAIN_LINE_LENGTH = 16 * 1024
+
+_BARE = re.compile(r"[A-Za-z0-9_%+,\-./:=@^\]!]+")
+_GLOB = frozenset("*?[")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+_DESCRIPTOR = re.compile(r"[0-9]+|-")
+_DOLLAR = (
+    ("$((", "arithmetic expansion"),
+    ("$(", "command substitution"),
+    ("${", "parameter expansion"),
+    ("$'", "ANSI-C quoting"),
+    ('$"', "locale quoting"),
+)
+_REFUSED_OPERATORS = (
+    ("<<<", "here-string"),
+    ("<<", "here-document"),
+    ("<>", "read-write redirection"),
+    ("<(", "process substitution"),
+    (">(", "process substitution"),
+    ("|&", "'|&'"),
+    (";;", "'case' terminator"),
+    ("&&", ""),
+    ("&", "background job '&'"),
+)
+_WRITES = (">>", ">|", ">&", ">")
+
+
+class NotPlain(NamedTuple):
+    """Why a line is not plain: what was found, and its 1-based column."""
+
+    what: str
+    column: int
+
+    @property
+    def reason(self) -> str:
+        """``parameter expansion at column 14: allow rules cover only plain commands``."""
+        return f"{self.what} at column {self.column}: allow rules cover only plain commands"
+
+
+class PlainCommand(NamedTuple):
+    """One simple command's words after quote removal; ``literal`` counts the leading
+    words that bash passes unchanged (the first glob or ``~`` word ends them)."""
+
+    words: tuple[str, ...]
+    literal: int
+
+
+class Redirect(NamedTuple):
+    """A redirection to a file: a read or a write of ``target`` (``~/`` not yet expanded)."""
+
+    effect: Effect
+    target: str
+    column: int
+
+
+class PlainLine(NamedTuple):
+    """A plain line: its commands in order and every file its redirections touch."""
+
+    commands: tuple[PlainCommand, ...]
+    redirects: tuple[Redirect, ...]
+
+
+class _Word(NamedTuple):
+    text: str
+    literal: bool  # no glob character and no tilde: bash passes it unchanged
+    column: int
+
+
+class _Refused(Exception):
+    def __init__(self, what: str, position: int) -> None:
+        super().__init__(what)
+        self.found = NotPlain(what, position + 1)
+
+
+def recognise_plain(line: str) -> PlainLine | NotPlain:
+    """The plain reading of ``line``, or why it is not plain."""
+    if len(line) > MAX_PLAIN_LINE_LENGTH:
+        return NotPlain(f"a line longer than {MAX_PLAIN_LINE_LENGTH} characters", 1)
+    try:
+        return _Recogniser(line).line()
+    except _Refused as refused:
+        return refused.found
+
+
+class _Recogniser:
+    __slots__ = ("commands", "open_redirects", "pos", "redirects", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.commands: list[PlainCommand] = []
+        self.redirects: list[Redirect] = []
+        self.open_redirects = 0  # redirections read since the last command was finished
+
+    def line(self) -> PlainLine:
+        text = self.text
+        words: list[_Word] = []
+        pending: str | None = None  # an operator that still needs a command after it
+        while True:
+            self.skip_blanks()
+            if self.pos >= len(text):
+                break
+            char = text[self.pos]
+            if char == "#":
+                end = text.find("\n", self.pos)
+                self.pos = len(text) if end < 0 else end
+                continue
+            if char in "<>" or text.startswith("&>", self.pos) or (
+                char.isdigit() and self.descriptor_ahead()
+            ):
+                self.redirection()
+                continue
+            if char in "\n;|&":
+                operator = self.operator()
+                if words or operator != "\n" or self.open_redirects:
+                    self.finish(words, operator)
+                    words = []
+                if operator != "\n" or pending is None:
+                    pending = None if operator in ("\n", ";") else operator
+                continue
+            words.append(self.word())
+            pending = None
+        if pending is not None:
+            raise _Refused(f"'{pending}' without a command after it", len(text) - 1)
+        if words or self.open_redirects:
+            self.finish(words, "")
+        if not self.commands:
+            raise _Refused("no command", 0)
+        return PlainLine(tuple(self.commands), tuple(self.redirects))
+
+    def skip_blanks(self) -> None:
+        text = self.text
+        while self.pos < len(text):
+            if text[self.pos] in " \t":
+                self.pos += 1
+            elif text.startswith("\\\n", self.pos):
+                self.pos += 2
+            else:
+                return
+
+    def operator(self) -> str:
+        text, pos = self.text, self.pos
+        for operator, what in _REFUSED_OPERATORS:
+            if text.startswith(operator, pos):
+                if what:
+                    raise _Refused(what, pos)
+                self.pos += len(operator)
+                return operator
+        operator = "||" if text.startswith("||", pos) else text[pos]
+        self.pos += len(operator)
+        return operator
+
+    def finish(self, words: list[_Word], operator: str) -> None:
+        if not words:
+            where = max(self.pos - len(operator), 0)
+            if self.open_redirects:
+                raise _Refused("a redirection without a command", where)
+            raise _Refused(f"'{operator}' without a command before it", where)
+        self.open_redirects = 0
+        program = words[0]
+        if not program.literal:
+            raise _Refused("a glob or '~' in the program name", program.column)
+        if program.text in RESERVED_WORDS:
+            raise _Refused(f"reserved word '{program.text}'", program.column)
+        if _ASSIGNMENT.match(program.text):
+            raise _Refused("an assignment", program.column)
+        texts = tuple(word.text for word in words)
+        if refusal := builtin_refusal(texts):
+            raise _Refused(refusal, program.column)
+        literal = next((i for i, word in enumerate(words) if not word.literal), len(words))
+        self.commands.append(PlainCommand(texts, literal))
+
+    def descriptor_ahead(self) -> bool:
+        """Digits directly followed by ``<`` or ``>``: a descriptor number, not a word."""
+        end = self.pos
+        while end < len(self.text) and self.text[end].isdigit():
+            end += 1
+        return end < len(self.text) and self.text[end] in "<>"
+
+    def redirection(self) -> None:
+        text, start = self.text, self.pos
+        while text[self.pos].isdigit():
+            self.pos += 1
+        for operator, what in _REFUSED_OPERATORS[:5]:
+            if text.startswith(operator, self.pos):
+                raise _Refused(what, self.pos)
+        if text.startswith("&>", self.pos):
+            operator = "&>>" if text.startswith("&>>", self.pos) else "&>"
+        elif text[self.pos] == "<":
+            operator = "<&" if text.startswith("<&", self.pos) else "<"
+        else:
+            operator = next(op for op in _WRITES if text.startswith(op, self.pos))
+        self.pos += len(operator)
+        self.skip_blanks()
+        if self.pos >= len(text) or text[self.pos] in " \t\n;&|<>()":
+            raise _Refused(f"redirection '{operator}' without a target", start)
+        target = self.word()
+        if operator in (">&", "<&"):
+            self.open_redirects += 1
+            if not _DESCRIPTOR.fullmatch(target.text):
+                raise _Refused(f"'{operator}' to something other than a descriptor", start)
+            return
+        if not target.literal and not target.text.startswith("~/"):
+            raise _Refused("a glob in a redirection target", target.column)
+        if not target.text:
+            raise _Refused("an empty redirection target", target.column)
+        self.open_redirects += 1
+        effect = Effect.READ if operator == "<" else Effect.WRITE
+        self.redirects.append(Redirect(effect, target.text, start + 1))
+
+    def word(self) -> _Word:
+        text = self.text
+        start = self.pos
+        parts: list[str] = []
+        literal = True
+        while self.pos < len(text):
+            char = text[self.pos]
+            if bare := _BARE.match(text, self.pos):
+                parts.append(bare.group())
+                self.pos = bare.end()
+            elif char in " \t\n;&|<>":
+                break
+            elif char == "'":
+                end = text.find("'", self.pos + 1)
+                if end < 0:
+                    raise _Refused("an unterminated quote", self.pos)
+                parts.append(self.checked(text[self.pos + 1 : end], self.pos + 1))
+                self.pos = end + 1
+            elif char == '"':
+                parts.append(self.double_quoted())
+            elif char == "\\":
+                if self.pos + 1 >= len(text):
+                    raise _Refused("a backslash at the end of the line", self.pos)
+                following = text[self.pos + 1]
+                if following != "\n":
+                    parts.append(self.checked(following, self.pos + 1))
+                self.pos += 2
+            elif char in _GLOB:
+                parts.append(char)
+                literal = False
+                self.pos += 1
+            elif char == "~":
+                if self.pos == start:
+                    following = text[self.pos + 1 : self.pos + 2]
+                    if following not in "/ \t\n;&|<>":
+                        raise _Refused("tilde expansion", self.pos)
+                    literal = False
+                elif text[self.pos - 1] in "=:":
+                    raise _Refused("tilde expansion", self.pos)
+                parts.append(char)
+                self.pos += 1
+            elif char == "#" and self.pos != start:
+                parts.append(char)
+                self.pos += 1
+            else:
+                raise _Refused(_what(text, self.pos), self.pos)
+        return _Word("".join(parts), literal, start)
+
+    def double_quoted(self) -> str:
+        text = self.text
+        self.pos += 1
+        parts: list[str] = []
+        while True:
+            if self.pos >= len(text):
+                raise _Refused("an unterminated quote", self.pos - 1)
+            char = text[self.pos]
+            if char == '"':
+                self.pos += 1
+                return "".join(parts)
+            if char in "$`":
+                raise _Refused(_what(text, self.pos), self.pos)
+            if char == "\\" and self.pos + 1 < len(text) and text[self.pos + 1] in '$`"\\\n':
+                if text[self.pos + 1] != "\n":
+                    parts.append(text[self.pos + 1])
+                self.pos += 2
+                continue
+            parts.append(self.checked(char, self.pos))
+            self.pos += 1
+
+    def checked(self, value: str, position: int) -> str:
+        """Quoted text: anything printable (a control character is refused)."""
+        for offset, char in enumerate(value):
+            if (ord(char) < 0x20 and char not in "\t\n") or ord(char) == 0x7F:
+                raise _Refused("a control character", position + offset)
+        return value
+
+
+def _what(text: str, position: int) -> str:
+    """Name what starts at ``position`` (a character the whitelist did not accept)."""
+    if text[position] == "$":
+        for prefix, what in _DOLLAR:
+            if text.startswith(prefix, position):
+                return what
+        return "parameter expansion"
+    if text[position] == "`":
+        return "command substitution"
+    if text[position] in "()":
+        return "a subshell or grouping '('"
+    if text[position] in "{}":
+        return "brace expansion or grouping '{'"
+    char = text[position]
+    if not char.isprintable():
+        return "a control character"
+    if ord(char) > 0x7F:
+        return f"the character {char!r}"
+    return f"'{char}'"

@@ -1,0 +1,80 @@
+"""The files a plain shell line names, as the file accesses they are.
+
+A redirection's target is a file access — ``>``/``>>`` a write, ``<`` a read — and so is a
+command's literal path argument (a read). The engine decides each one with the very
+participants ``write_file`` and ``read_file`` get (the boundary with its protected set, the
+path rules): this module only turns the line's files into such requests.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterator
+from types import MappingProxyType
+from typing import NamedTuple
+
+from ..compile.plain_subset import PlainLine
+from ..core.vocabulary import Effect
+from ..tools.definitions import builtin_definitions
+from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition
+from .request import PermissionRequest
+
+__all__ = ["SINKS", "FileAccess", "file_accesses", "file_request", "looks_outside"]
+
+SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
+"""Targets that are no file: writing or reading them touches nothing."""
+
+_TOOL_FOR = {Effect.WRITE: "write_file", Effect.READ: "read_file"}
+
+
+class FileAccess(NamedTuple):
+    """One file a plain line touches: how, the path as the line wrote it, and whether it
+    is a redirection (else a command's argument)."""
+
+    effect: Effect
+    path: str
+    redirect: bool
+
+    def describe(self) -> str:
+        """``redirection '> out.txt'`` or ``argument '~/.ssh'``, for explanations."""
+        if self.redirect:
+            return f"redirection '{'<' if self.effect is Effect.READ else '>'} {self.path}'"
+        return f"argument '{self.path}'"
+
+
+def file_accesses(plain: PlainLine, *, arguments: bool) -> Iterator[FileAccess]:
+    """The redirections of ``plain``, and with ``arguments`` every literal word after a
+    program that is not an option (each may name a file the program reads)."""
+    for redirect in plain.redirects:
+        if redirect.target not in SINKS:
+            yield FileAccess(redirect.effect, redirect.target, True)
+    if not arguments:
+        return
+    for command in plain.commands:
+        for word in command.words[1:]:
+            if word and not word.startswith("-") and word not in SINKS:
+                yield FileAccess(Effect.READ, word, False)
+
+
+def file_request(access: FileAccess, workspace: str) -> PermissionRequest:
+    """The ``write_file``/``read_file`` request for ``access`` (``~`` expanded)."""
+    path = access.path
+    if path == "~" or path.startswith("~/"):
+        path = os.path.expanduser(path)
+    definition = _definitions()[_TOOL_FOR[access.effect]]
+    arguments = MappingProxyType({"path": path})
+    call = ToolCall("shell-file", definition.name, arguments)
+    return PermissionRequest(
+        PreparedCall(call, definition, arguments), ToolContext(workspace, call_id="shell-file")
+    )
+
+
+def looks_outside(path: str) -> bool:
+    """Whether a path argument may leave the workspace as written (absolute, ``~``, ``..``)."""
+    return path.startswith(("/", "~")) or path == ".." or ".." in path.split("/")
+
+
+@functools.cache
+def _definitions() -> dict[str, ToolDefinition]:
+    return {d.name: d for d in builtin_definitions() if d.name in _TOOL_FOR.values()}
