@@ -1,9 +1,10 @@
 """Compound shell lines that hide a denied command: the deny always hits, an allow never covers.
 
 Lines are built by nesting hiding places (``a && X``, ``$(X)``, backquotes, ``bash -c 'X'``,
-newlines, ``VAR=x X``, quotes inside words, wrappers such as ``sudo``/``env``/``timeout``)
-around a denied command whose words may themselves be quoted. The decision is the real
-``ToolPolicy.check`` on P03 with the rules in a real policy file.
+newlines, ``VAR=x X``, quotes inside words, wrappers nobody listed such as ``ionice``,
+``taskset``, ``flock``, ``strace``, ``script -qc``, ``mapfile -C``) around a denied command
+whose words may themselves be quoted or its program spelled as a path. The decision is the
+real ``ToolPolicy.check`` on P03 with the rules in a real policy file.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolpolicy.core.vocabulary import Behavior
@@ -20,11 +21,15 @@ from toolpolicy.engine.selection import ToolPolicy, load
 
 from .conftest import policy_file
 
-EXAMPLES = 300
+EXAMPLES = 500
 
 DENIED = [("rm", "-rf"), ("git", "push"), ("curl",)]
 HARMLESS = ["echo hi", "ls", "true", "cat README.md", "git status"]
-ALLOWED_PREFIXES = ["echo", "ls", "true", "cat", "git status", "bash", "sh", "env", "sudo", "xargs"]
+# What the visible commands are allowed by: programs that only do what their words say.
+ALLOWED_PREFIXES = ["echo", "ls", "true", "cat", "git status"]
+# Programs that run code from their arguments: an allow on them covers what they run (lint
+# warns: allow-runs-code), but a deny still wins.
+RUNNERS = ["bash", "sh", "env", "sudo", "xargs"]
 
 
 def _quoted_word(word: str, style: int) -> str:
@@ -39,7 +44,14 @@ def _quoted_word(word: str, style: int) -> str:
         return f"{word[0]}\\{word[1:]}"
     if style == 5:
         return f"$'{word}'"
+    if style == 6:
+        return f"\\{word}"
     return word
+
+
+def _program(word: str, style: int) -> str:
+    """A program word, maybe as a path (bash runs the same program by its basename)."""
+    return [word, f"/usr/bin/{word}", f"../../../usr/bin/{word}", f"'/bin/{word}'"][style % 4]
 
 
 @st.composite
@@ -47,7 +59,8 @@ def denied_commands(draw: st.DrawFn) -> tuple[tuple[str, ...], str]:
     """A denied prefix and a command line that runs it (with arguments, words maybe quoted)."""
     prefix = draw(st.sampled_from(DENIED))
     words = [*prefix, draw(st.sampled_from(["x", "origin main", "-v", "http://e.test"]))]
-    spelled = " ".join(_quoted_word(w, draw(st.integers(0, 5))) for w in words)
+    words[0] = _program(words[0], draw(st.integers(0, 7)))
+    spelled = " ".join(_quoted_word(w, draw(st.integers(0, 6))) for w in words)
     return prefix, spelled
 
 
@@ -84,6 +97,15 @@ def _hide(inner: str, simple: bool, how: int, harmless: str) -> tuple[str, bool]
         (f"env A=1 {simple_inner}", True),
         (f"timeout 5 {simple_inner}", True),
         (f"cat <( {inner})", True),
+        (f"ionice {simple_inner}", True),
+        (f"taskset 1 {simple_inner}", True),
+        (f"flock /tmp/l {simple_inner}", True),
+        (f"strace -f -o /dev/null {simple_inner}", True),
+        (f"script -qc {quoted} /dev/null", True),
+        (f"mapfile -C {shlex.quote(inner + ' #')} -c 1 a <<< z", True),
+        (f"watch -n1 {quoted}", True),
+        (f"ssh host {quoted}", True),
+        (f"echo x > out.txt; {inner} 2>&1 | cat", False),
     ]
     return forms[how % len(forms)]
 
@@ -102,64 +124,61 @@ def _policy(tmp: Path, rules: list[dict[str, object]]) -> ToolPolicy:
     return load(workspace=tmp, policies=[policy_file(tmp, rules)])
 
 
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@pytest.fixture(scope="module")
+def deny_policies(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, ...], ToolPolicy]:
+    """For each denied prefix: everything visible allowed, runners too, the prefix denied."""
+    return {
+        prefix: _policy(
+            tmp_path_factory.mktemp("deny"),
+            [
+                {"behavior": "allow", "match": {"commands": ALLOWED_PREFIXES + RUNNERS}},
+                {"behavior": "deny", "match": {"commands": [" ".join(prefix)]}},
+            ],
+        )
+        for prefix in DENIED
+    }
+
+
+@pytest.fixture(scope="module")
+def allow_policy(tmp_path_factory: pytest.TempPathFactory) -> ToolPolicy:
+    rules: list[dict[str, object]] = [
+        {"behavior": "allow", "match": {"commands": ALLOWED_PREFIXES}}
+    ]
+    return _policy(tmp_path_factory.mktemp("allow"), rules)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(case=smuggled_lines())
 def test_a_deny_on_a_prefix_hits_wherever_the_command_hides(
-    tmp_path: Path, case: tuple[tuple[str, ...], str]
+    deny_policies: dict[tuple[str, ...], ToolPolicy], case: tuple[tuple[str, ...], str]
 ) -> None:
     prefix, line = case
-    policy = _policy(
-        tmp_path,
-        [
-            {"behavior": "allow", "match": {"commands": ALLOWED_PREFIXES}},
-            {"behavior": "deny", "match": {"commands": [" ".join(prefix)]}},
-        ],
-    )
-    decision = policy.check("shell", {"command": line})
+    decision = deny_policies[prefix].check("shell", {"command": line})
     assert decision.behavior is Behavior.DENY, (line, decision)
     assert decision.source == "r1"
 
 
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(case=smuggled_lines())
 def test_an_allow_on_the_visible_commands_never_covers_the_hidden_one(
-    tmp_path: Path, case: tuple[tuple[str, ...], str]
+    allow_policy: ToolPolicy, case: tuple[tuple[str, ...], str]
 ) -> None:
     _, line = case
-    policy = _policy(tmp_path, [{"behavior": "allow", "match": {"commands": ALLOWED_PREFIXES}}])
-    decision = policy.check("shell", {"command": line})
+    decision = allow_policy.check("shell", {"command": line})
     assert decision.behavior is not Behavior.ALLOW, (line, decision)
-
-
-RUNS_ITS_ARGUMENTS = "BUG: {} runs its arguments as a command but is not a known wrapper/shell"
 
 
 @pytest.mark.parametrize(
     "line",
     [
-        pytest.param(
-            line,
-            marks=[pytest.mark.xfail(strict=True, reason=RUNS_ITS_ARGUMENTS.format(w))]
-            if w.startswith(". (source)")
-            else [],
-        )
-        for w, line in [
-            ("watch", "watch rm -rf x"),
-            ("setsid", "setsid rm -rf x"),
-            ("su -c", "su -c 'rm -rf x'"),
-            ("fish -c", "fish -c 'rm -rf x'"),
-            ("busybox", "busybox sh -c 'rm -rf x'"),
-            ("trap", "trap 'rm -rf x' EXIT"),
-            (". (source) from stdin", ". /dev/stdin <<< 'rm -rf x'"),
-        ]
+        "watch rm -rf x",
+        "setsid rm -rf x",
+        "su -c 'rm -rf x'",
+        "fish -c 'rm -rf x'",
+        "busybox sh -c 'rm -rf x'",
+        "trap 'rm -rf x' EXIT",
+        ". /dev/stdin <<< 'rm -rf x'",
+        "unknown-runner --flag 'rm -fr x'",
     ],
 )
 def test_a_deny_on_a_prefix_hits_behind_other_programs_that_run_commands(
@@ -218,7 +237,7 @@ def test_git_push_with_its_own_options_is_still_denied(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["{rm,-rf,x}", "coproc rm -rf x"],
+    ["{rm,-rf,x}", "coproc rm -rf x", "rm -r -f x", "rm -f -r x", "rm -fr x"],
 )
 def test_a_deny_hits_a_command_spelled_by_brace_expansion_or_coproc(
     tmp_path: Path, line: str

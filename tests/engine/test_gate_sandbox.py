@@ -38,7 +38,8 @@ def test_the_policy_file_in_use_stays_read_only_for_an_approved_shell_call(ws: W
         registry=builtin_registry().snapshot(),
     )
     tamper = gate.handle(
-        ToolCall("c1", "shell", {"command": "echo '- oops' >> team.yaml"}),
+        # Not plain (a parameter expansion), so no rule sees the target: the sandbox must hold.
+        ToolCall("c1", "shell", {"command": "f=team.yaml; echo '- oops' >> \"$f\""}),
         ToolContext(str(ws.root), "c1"),
     )
     work = gate.handle(

@@ -34,6 +34,7 @@ MAX_PLAIN_LINE_LENGTH = 16 * 1024
 
 _BARE = re.compile(r"[A-Za-z0-9_%+,\-./:=@^\]!]+")
 _GLOB = frozenset("*?[")
+_CLOSING_BRACKET = re.compile(r"\[[^ \t\n;&|<>]*\]")  # "[" alone is a literal, "[ab]" a glob
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _DESCRIPTOR = re.compile(r"[0-9]+|-")
 _DOLLAR = (
@@ -269,7 +270,7 @@ class _Recogniser:
                 self.pos += 2
             elif char in _GLOB:
                 parts.append(char)
-                literal = False
+                literal = literal and char == "[" and not _CLOSING_BRACKET.match(text, self.pos)
                 self.pos += 1
             elif char == "~":
                 if self.pos == start:
@@ -290,11 +291,12 @@ class _Recogniser:
 
     def double_quoted(self) -> str:
         text = self.text
+        opening = self.pos
         self.pos += 1
         parts: list[str] = []
         while True:
             if self.pos >= len(text):
-                raise _Refused("an unterminated quote", self.pos - 1)
+                raise _Refused("an unterminated quote", opening)
             char = text[self.pos]
             if char == '"':
                 self.pos += 1

@@ -1,0 +1,150 @@
+"""Command patterns: exact for an allow, conservative for a deny or ask (options as a set),
+and the conservative reading of a line that a deny looks in."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolpolicy.compile.command_patterns import (
+    CommandPattern,
+    CommandPatternError,
+    compile_command_pattern,
+)
+from toolpolicy.compile.command_scan import scan_runs
+from toolpolicy.compile.commands import split_command_line
+
+
+def denies(pattern: str, line: str) -> bool:
+    compiled = compile_command_pattern(pattern)
+    return any(compiled.occurs_in(run) for run in split_command_line(line).runs)
+
+
+def allows(pattern: str, line: str) -> bool:
+    compiled = compile_command_pattern(pattern)
+    plain = split_command_line(line).plain
+    return plain is not None and all(compiled.covers(c) for c in plain.commands)
+
+
+# --- deny and ask: options are a set --------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["rm -rf x", "rm -r -f x", "rm -fr x", "rm -f -r x", "rm -vfr x",
+                                  "rm -r x -f", "rm x -rf"])  # fmt: skip
+def test_a_short_option_cluster_hits_its_letters_in_any_order_and_grouping(line: str) -> None:
+    assert denies("rm -rf", line)
+
+
+@pytest.mark.parametrize("line", ["rm -R -f x", "rm -f x", "rm -r x", "rm --force x"])
+def test_letters_are_case_sensitive_and_all_needed(line: str) -> None:
+    assert not denies("rm -rf", line)
+
+
+def test_alternatives_let_one_rule_name_long_and_short_spellings() -> None:
+    rule = "rm -r|--recursive -f|--force"
+    for line in ("rm -rf x", "rm --recursive --force x", "rm -r --force x", "rm --force -r x"):
+        assert denies(rule, line), line
+    assert not denies(rule, "rm --recursive x")
+
+
+def test_a_long_option_matches_as_written_with_a_value_or_abbreviated() -> None:
+    assert denies("git push --force", "git push --force origin")
+    assert denies("git push --force", "git push --force=yes")
+    assert denies("git push --force", "git push --forc")
+    assert not denies("git push --force", "git push --force-with-lease")
+    assert not denies("git push --force", "git push -- origin")
+
+
+def test_plain_words_follow_in_order_with_anything_between() -> None:
+    assert denies("git push", "git -C . --no-pager push origin")
+    assert not denies("git push", "git status; echo push")
+    assert not denies("git push", "push git")
+
+
+# --- deny and ask: the program anywhere, by basename, in any spelling -----------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["ionice git push", "taskset 1 git push", "flock /tmp/l git push",
+     "strace -f -o /dev/null git push", "script -qc 'git push' /dev/null",
+     "../../../usr/bin/git push", "mapfile -C 'git push #' -c 1 a <<< z", "\\git push",
+     "'git' \"push\"", "g'i't pu\\sh", "$'\\x67\\151t' push", "echo $(git push)",
+     "x=`git push`", "${x:-git} push", "sh -c \"cd /; git push\"", "git \\\npush",
+     "watch -n1 'git push'", "ssh host 'git push origin'", "find . -exec git push \\;",
+     "xargs -I{} git push", "env -S'git push'", "a=(git push)", "git${IFS}push"],
+)  # fmt: skip
+def test_a_deny_finds_its_program_wherever_the_line_names_it(line: str) -> None:
+    assert denies("git push", line)
+
+
+def test_a_false_hit_is_the_price_of_a_deny_that_never_misses() -> None:
+    assert denies("git push", 'echo "git push"')
+    assert denies("git push", "git commit -m 'push it'")
+
+
+def test_runs_break_at_list_operators_and_drop_quotes_two_ways() -> None:
+    assert scan_runs("a 'b c'|d;e&&f") == (("a", "b", "c"), ("d",), ("e",), ("f",))
+    assert scan_runs("'x'git push") == (("xgit", "push"), ("x", "git", "push"))
+
+
+# --- allow: exact -----------------------------------------------------------------------------
+
+
+def test_an_allow_matches_the_first_words_exactly() -> None:
+    assert allows("git status", "git status --short")
+    assert allows("git status|log", "git log -1 && git status")
+    assert not allows("git status", "git -C . status")
+    assert not allows("rm -rf", "rm -fr x")
+    assert not allows("git status", "/usr/bin/git status")
+
+
+def test_an_allow_never_matches_a_word_bash_may_change() -> None:
+    assert allows("ls", "ls *.py")
+    assert allows("npm run *", "npm run test")
+    assert not allows("npm run *", "npm run *")
+    assert not allows("cat ~/x", "cat ~/x")
+
+
+def test_an_allow_needs_a_plain_line() -> None:
+    assert not allows("echo", "echo $HOME")
+    assert not allows("git status", "A=1 git status")
+
+
+# --- compiling --------------------------------------------------------------------------------
+
+
+def test_a_pattern_keeps_its_words_and_alternatives() -> None:
+    assert compile_command_pattern("  rm   -rf ") == CommandPattern("  rm   -rf ", ("rm", "-rf"))
+    assert compile_command_pattern("git status|log").alternatives == (("git",), ("status", "log"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "it has no words"),
+        ("git 'push'", "' not allowed"),
+        ("a; b", "; not allowed"),
+        ("git pu*", "'*' must be a whole word"),
+        ("git|hub push", "the program cannot list alternatives"),
+        ("git push||pull", "empty alternative"),
+        ("rm -r|x", "mixes options and words"),
+        ("a\tb", "control characters"),
+    ],
+)
+def test_an_invalid_pattern_is_refused_with_the_reason(text: str, message: str) -> None:
+    with pytest.raises(CommandPatternError, match=message):
+        compile_command_pattern(text)
+
+
+@given(st.lists(st.sampled_from("rfvRix"), min_size=1, max_size=5, unique=True), st.randoms())
+def test_any_grouping_of_the_rules_letters_hits(letters: list[str], random: st.Random) -> None:
+    line_letters = list(letters)
+    random.shuffle(line_letters)
+    groups: list[str] = []
+    while line_letters:
+        take = random.randint(1, len(line_letters))
+        groups.append("-" + "".join(line_letters[:take]))
+        line_letters = line_letters[take:]
+    assert denies("rm -" + "".join(letters), "rm " + " ".join(groups) + " x")
