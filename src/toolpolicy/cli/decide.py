@@ -107,7 +107,7 @@ def explain_cmd(tool: str, args_json: str | None, fmt: str, **kwargs: Any) -> No
         evaluation = policy.evaluate(tool, _arguments(args_json))
     except CallRejected as exc:
         raise _rejected(exc, tool, fmt) from None
-    explanation = explain(tool, evaluation, policy.engine.enforces_policy)
+    explanation = explain(tool, evaluation, policy.engine.enforces_policy, policy.compiled.rules)
     if fmt == "json":
         click.echo(json.dumps(explanation.to_json(), ensure_ascii=False))
         return

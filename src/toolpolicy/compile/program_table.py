@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-__all__ = ["RESERVED_WORDS", "RUNS_CODE", "SHELLS", "SHELL_BUILTINS", "builtin_refusal"]
+__all__ = [
+    "RESERVED_WORDS",
+    "RUNS_CODE",
+    "SHELLS",
+    "SHELL_BUILTINS",
+    "builtin_refusal",
+    "runs_code",
+]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"})
 
@@ -48,34 +55,62 @@ SHELL_BUILTINS: MappingProxyType[str, str] = MappingProxyType(
 
 _OPTION_BUILTINS = {"printf": ("-v",), "test": ("-v", "-R"), "[": ("-v", "-R")}
 
+_INTERPRETERS = frozenset(
+    {"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "perl",
+     "ruby", "php", "lua", "Rscript", "osascript", "pwsh", "powershell", "tclsh", "awk",
+     "gawk"}
+)  # fmt: skip
+_WRAPPERS = frozenset(
+    {"env", "sudo", "doas", "su", "runuser", "xargs", "nohup", "nice", "ionice", "timeout",
+     "time", "taskset", "flock", "strace", "ltrace", "setsid", "stdbuf", "chroot", "unshare",
+     "nsenter", "watch", "script", "busybox", "parallel"}
+)  # fmt: skip
+_GIT_CODE = frozenset(
+    {"-c", "--config-env", "--exec-path", "submodule", "rebase", "bisect", "filter-branch",
+     "difftool", "mergetool", "config", "daemon", "instaweb", "send-email", "archimport"}
+)  # fmt: skip
+
 RUNS_CODE: MappingProxyType[str, str] = MappingProxyType(
     {
-        **dict.fromkeys(SHELLS, "a shell runs any script given to it"),
-        **dict.fromkeys(
-            ("python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun",
-             "perl", "ruby", "php", "lua", "Rscript", "osascript", "pwsh", "powershell", "awk",
-             "gawk", "tclsh", "expect"),
-            "an interpreter runs any program given to it",
-        ),
-        **dict.fromkeys(
-            ("env", "sudo", "doas", "su", "runuser", "xargs", "nohup", "nice", "ionice",
-             "timeout", "time", "taskset", "flock", "strace", "ltrace", "setsid", "stdbuf",
-             "chroot", "unshare", "nsenter", "watch", "script", "busybox", "parallel",
-             "eval", "exec", "command", "builtin"),
-            "it runs the command given in its arguments",
-        ),
-        "find": "find -exec/-execdir/-ok run commands",
-        "ssh": "ssh runs a command line on another machine",
-        "git": "git -c/--config-env, aliases and hooks run any program",
-        "make": "a Makefile runs any command",
+        **dict.fromkeys(SHELLS, "a shell runs any script it is given"),
+        **dict.fromkeys(_INTERPRETERS, "an interpreter runs any program it is given"),
+        **dict.fromkeys(_WRAPPERS, "it runs the command given in its arguments"),
+        "find": "find -exec, -execdir, -ok and -okdir run any command",
+        "ssh": "ssh runs any command line on the remote machine",
+        "git": "git -c/--config-env and subcommands such as rebase --exec or submodule "
+        "foreach run any program",
         "npx": "npx downloads and runs any package",
         "uvx": "uvx downloads and runs any package",
         "pipx": "pipx run downloads and runs any package",
-        "npm": "npm run/exec run any script",
-        "docker": "docker run executes any image",
     }
 )  # fmt: skip
-"""Programs that run other code named in their arguments, with the reason."""
+"""Programs that can run other code named in their arguments, with the reason."""
+
+
+def runs_code(words: tuple[str, ...]) -> str | None:
+    """Why an allow on the command prefix ``words`` lets other code run, or ``None``.
+
+    A shell or interpreter whose next word pins what it runs (a script, ``-m MODULE``) is
+    specific; ``git`` is when a subcommand that runs nothing else is pinned; a wrapper is when
+    it names a command (``sudo apt-get update``) that runs no other code itself.
+    """
+    program = words[0].rsplit("/", 1)[-1]
+    reason = RUNS_CODE.get(program)
+    if reason is None:
+        return None
+    following = words[1] if len(words) > 1 else "*"
+    if program in SHELLS or program in _INTERPRETERS:
+        pinned = following == "-m" and len(words) > 2 and words[2] != "*"
+        if pinned or (following != "*" and not following.startswith("-")):
+            return None
+    if program == "git" and following != "*" and not following.startswith("-"):
+        if _GIT_CODE.isdisjoint(words):
+            return None
+    if program in _WRAPPERS:
+        inner = [w for w in words[1:] if w != "*" and not w.startswith("-") and "=" not in w]
+        if inner and not any(w.rsplit("/", 1)[-1] in RUNS_CODE for w in inner):
+            return None
+    return reason
 
 
 def builtin_refusal(words: tuple[str, ...]) -> str | None:

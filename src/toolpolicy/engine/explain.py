@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..compile.commands import CommandLine
+from ..compile.rules import CompiledRule
 from ..core.decision import Decision
 from ..core.vocabulary import Behavior
 from .evaluate import BOUNDARY, Evaluation
+from .shell_files import file_accesses
 
 __all__ = ["Explanation", "Step", "explain"]
 
@@ -68,8 +72,68 @@ def _says(decision: Decision | None) -> str:
     return f"{decision.behavior.label} ({decision.source}) - {decision.reason}"
 
 
-def explain(tool: str, evaluation: Evaluation, enforces_policy: bool) -> Explanation:
-    """Walk the participants, the merge, the resolution, approval, audit and the handler."""
+def _shell_steps(command: CommandLine, rules: Sequence[CompiledRule]) -> list[Step]:
+    """The split of a shell line: each command and the allow that covers it (or why none
+    can), each deny or ask that hit and where, and the files the line touches."""
+    steps: list[Step] = []
+    command_rules = [r for r in rules if r.commands is not None]
+    allows = [r for r in command_rules if r.behavior is Behavior.ALLOW]
+    plain = command.plain
+    if plain is None:
+        assert command.not_plain is not None
+        steps.append(Step("shell line", f"not plain: {command.not_plain.reason}"))
+    else:
+        steps.append(Step("shell line", f"plain: {len(plain.commands)} command(s)"))
+        for number, found in enumerate(plain.commands, 1):
+            covering = next(
+                (
+                    (rule, pattern)
+                    for rule in allows
+                    for pattern in rule.commands or ()
+                    if pattern.covers(found)
+                ),
+                None,
+            )
+            shown = " ".join(found.words)
+            if covering is None:
+                detail = f"{shown} - no allow rule covers it"
+            else:
+                detail = f"{shown} - allowed by {covering[0].name} ({covering[1].text!r})"
+            steps.append(Step(f"command {number}", detail))
+        for access in file_accesses(plain, arguments=False):
+            steps.append(
+                Step("file access", f"{access.describe()} is a {access.effect.value}, decided "
+                     "by the workspace boundary and the path rules")
+            )  # fmt: skip
+    for rule in command_rules:
+        if rule.behavior is Behavior.ALLOW:
+            continue
+        for pattern in rule.commands or ():
+            run = next((r for r in command.runs if pattern.occurs_in(r)), None)
+            if run is not None:
+                steps.append(
+                    Step(
+                        f"{rule.behavior.label} hit",
+                        f"{rule.name}: {pattern.text!r} occurs in the words "
+                        f"{' '.join(run)!r} (a {rule.behavior.label} looks at every word of the "
+                        "line, quoted strings too, so a mere mention also hits)",
+                    )
+                )
+                break
+    return steps
+
+
+def explain(
+    tool: str,
+    evaluation: Evaluation,
+    enforces_policy: bool,
+    rules: Sequence[CompiledRule] = (),
+) -> Explanation:
+    """Walk the participants, the merge, the resolution, approval, audit and the handler.
+
+    ``rules`` (the policy's compiled rules) let a shell call show its split: which command
+    each rule hit, and why an allow could not apply.
+    """
     steps: list[Step] = []
     if not enforces_policy:
         steps.append(
@@ -93,6 +157,8 @@ def explain(tool: str, evaluation: Evaluation, enforces_policy: bool) -> Explana
         steps.append(Step(candidate.participant, _says(candidate.decision), candidate.decision))
     if not rules_seen and not enforces_policy:
         steps.append(Step("rules", "not installed: the profile has no policy capability"))
+    if evaluation.command is not None:
+        steps.extend(_shell_steps(evaluation.command, rules))
     merged = evaluation.merged
     if merged.behavior is Behavior.PASSTHROUGH:
         steps.append(Step("merge", "no candidate: passthrough"))

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from .checks import (
     allow_anything,
+    allow_runs_code,
     examples,
     identical_rule,
     loader,
@@ -61,6 +62,7 @@ CHECKS: tuple[Check, ...] = (
     outside_workspace,
     never_matches,
     allow_anything,
+    allow_runs_code,
     preset_tie,
     unknown_suppression,
 )
@@ -78,6 +80,7 @@ REGISTRY: Mapping[str, Check] = MappingProxyType(
         outside_workspace.CODE: outside_workspace,
         never_matches.CODE: never_matches,
         allow_anything.CODE: allow_anything,
+        allow_runs_code.CODE: allow_runs_code,
         preset_tie.CODE: preset_tie,
         unknown_suppression.CODE: unknown_suppression,
     }
