@@ -8,6 +8,7 @@ or, on the hook's fast path, from a cached copy whose sha256 matches the shipped
 
 from __future__ import annotations
 
+import os
 import threading
 
 from ..compile.policy import CompiledProfile, compile_profile
@@ -17,16 +18,20 @@ from .presets import PresetTable
 from .sources import to_source
 
 __all__ = [
+    "BUILTIN_LAYER_NAMES",
     "BUILTIN_PROFILE_NAMES",
     "adopt_builtin_source",
     "builtin_preset_source",
     "builtin_preset_table",
     "builtin_profile",
     "builtin_profile_source",
+    "layer_path",
     "require_builtin",
 ]
 
 BUILTIN_PROFILE_NAMES = ("P01", "P02", "P03")
+BUILTIN_LAYER_NAMES = ("read-only-commands",)
+"""Policy layers shipped with toolpolicy, added by name (``--policy read-only-commands``)."""
 
 _lock = threading.Lock()
 _profiles: dict[str, tuple[CompiledProfile, SourceDocument]] = {}
@@ -54,6 +59,16 @@ def adopt_builtin_source(source: SourceDocument) -> CompiledProfile:
             found = (compile_profile(source), source)
             _profiles[name] = found
     return found[0]
+
+
+def layer_path(policy: str | os.PathLike[str]) -> str | os.PathLike[str]:
+    """The shipped file of a built-in layer named ``policy``; any other value as given (a
+    file of that name, if one exists, wins over the built-in)."""
+    if str(policy) not in BUILTIN_LAYER_NAMES or os.path.exists(policy):
+        return policy
+    from ..language.resources import data_dir
+
+    return data_dir("policy") / "layers" / f"{policy}.yaml"
 
 
 def builtin_profile(name: str) -> CompiledProfile:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .builtin import BUILTIN_PROFILE_NAMES
+from .builtin import BUILTIN_PROFILE_NAMES, layer_path
 from .selection import PolicySources, gather_sources
 
 __all__ = ["cache_dir", "cached_sources", "load_sources"]
@@ -126,7 +126,7 @@ def load_sources(
     """``gather_sources`` behind the cache: what the CLI and the hook load policies with."""
     builtin = profile.upper() in BUILTIN_PROFILE_NAMES or not os.path.exists(profile)
     name = profile if builtin else os.path.abspath(profile)
-    paths = [os.path.abspath(p) for p in policies]
+    paths = [os.path.abspath(layer_path(p)) for p in policies]
     table = os.path.abspath(presets) if presets is not None else None
     key = {"profile": name, "policies": paths, "presets": table}
     return cached_sources(key, lambda: gather_sources(name, paths, table))

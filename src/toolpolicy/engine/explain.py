@@ -80,8 +80,8 @@ def _shell_steps(command: CommandLine, rules: Sequence[CompiledRule]) -> list[St
     allows = [r for r in command_rules if r.behavior is Behavior.ALLOW]
     plain = command.plain
     if plain is None:
-        assert command.not_plain is not None
-        steps.append(Step("shell line", f"not plain: {command.not_plain.reason}"))
+        why = command.not_plain.reason if command.not_plain is not None else "unreadable"
+        steps.append(Step("shell line", f"not plain: {why}"))
     else:
         steps.append(Step("shell line", f"plain: {len(plain.commands)} command(s)"))
         for number, found in enumerate(plain.commands, 1):

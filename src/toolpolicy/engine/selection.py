@@ -27,6 +27,7 @@ from .builtin import (
     builtin_preset_source,
     builtin_profile,
     builtin_profile_source,
+    layer_path,
     require_builtin,
 )
 from .evaluate import DecisionEngine, Evaluation
@@ -204,7 +205,8 @@ def load(
 
     ``profile`` is a built-in name (``P01``..``P03``), a built-in profile object, or the path
     of a ``Policy`` file (whose ``extends`` chain names the profile; P03 when it has none).
-    ``policies`` are layered on top in order: their rules add up and deny still wins.
+    ``policies`` are layered on top in order: their rules add up and deny still wins. A
+    built-in layer is named instead of a path (``"read-only-commands"``).
     """
     sources = gather_sources(profile, policies, presets)
     return assemble(sources, preset=preset, sandbox=sandbox, approval=approval, workspace=workspace)
@@ -218,7 +220,7 @@ def gather_sources(
     """Read and validate every document of a selection (this is where the loaders run)."""
     base, layers = _select_profile(profile)
     for path in policies:
-        layers.extend(_policy_layers(path, base))
+        layers.extend(_policy_layers(layer_path(path), base))
     return PolicySources(
         profile=builtin_profile_source(base.name),
         layers=tuple(layers),

@@ -44,8 +44,9 @@ class FileAccess(NamedTuple):
 
 
 def file_accesses(plain: PlainLine, *, arguments: bool) -> Iterator[FileAccess]:
-    """The redirections of ``plain``, and with ``arguments`` every literal word after a
-    program that is not an option (each may name a file the program reads)."""
+    """The redirections of ``plain``, and with ``arguments`` every word after a program that
+    is not an option, and the value of every ``--option=value`` (each may name a file the
+    program reads)."""
     for redirect in plain.redirects:
         if redirect.target not in SINKS:
             yield FileAccess(redirect.effect, redirect.target, True)
@@ -53,7 +54,9 @@ def file_accesses(plain: PlainLine, *, arguments: bool) -> Iterator[FileAccess]:
         return
     for command in plain.commands:
         for word in command.words[1:]:
-            if word and not word.startswith("-") and word not in SINKS:
+            if word.startswith("-"):
+                word = word.partition("=")[2]
+            if word and word not in SINKS:
                 yield FileAccess(Effect.READ, word, False)
 
 
