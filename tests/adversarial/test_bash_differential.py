@@ -162,7 +162,8 @@ def test_what_toolpolicy_allows_runs_only_the_allowed_programs_with_the_allowed_
     # Only the commands of the plain reading ran, each with its literal words as written.
     for argv in ran:
         assert any(
-            argv[0] == command.words[0] and argv[: command.literal] == command.words[: command.literal]
+            argv[0] == command.words[0]
+            and argv[: command.literal] == command.words[: command.literal]
             for command in plain.commands
         ), (line, argv)
     # No file appeared but the literal write targets; nothing changed outside the workspace.

@@ -48,7 +48,7 @@ def refused(line: str) -> NotPlain:
         ("\n\na\n\n", [("a",)]),
         ("a;", [("a",)]),
         ("echo 'a b' \"c d\" e\\ f", [("echo", "a b", "c d", "e f")]),
-        ("echo 'it''s' \"q\\\"q\" \"\\$HOME\" \"\\`x\\`\"", [("echo", "its", 'q"q', "$HOME", "`x`")]),
+        ('echo \'it\'\'s\' "q\\"q" "\\$HOME" "\\`x\\`"', [("echo", "its", 'q"q', "$HOME", "`x`")]),
         ("\\git push", [("git", "push")]),
         ("echo a#b # a comment $(not read)", [("echo", "a#b")]),
         ("git log --format=%H:%an@x,y+z^w", [("git", "log", "--format=%H:%an@x,y+z^w")]),
@@ -60,7 +60,9 @@ def refused(line: str) -> NotPlain:
         ("echo ! ]", [("echo", "!", "]")]),
     ],
 )
-def test_accepts_literal_words_and_list_operators(line: str, expected: list[tuple[str, ...]]) -> None:
+def test_accepts_literal_words_and_list_operators(
+    line: str, expected: list[tuple[str, ...]]
+) -> None:
     assert words(line) == expected
 
 

@@ -76,12 +76,11 @@ def test_the_cli_shows_the_split_in_text_and_json(tmp_path: Path) -> None:
             json.dumps({"command": "ionice git push"}), "--policy", str(tmp_path / "team.yaml"),
             "--workspace", str(tmp_path)]  # fmt: skip
     text = subprocess.run(base, capture_output=True, text=True, check=True).stdout
-    assert (
-        "deny hit            no-push: 'git push' occurs in the words 'ionice git push'" in text
-    )
+    assert "deny hit            no-push: 'git push' occurs in the words 'ionice git push'" in text
     out = json.loads(
-        subprocess.run([*base, "--format", "json"], capture_output=True, text=True, check=True)
-        .stdout
+        subprocess.run(
+            [*base, "--format", "json"], capture_output=True, text=True, check=True
+        ).stdout
     )
     assert {"step": "shell line", "detail": "plain: 1 command(s)"} in out["steps"]
     assert {"step": "command 1", "detail": "ionice git push - no allow rule covers it"} in (

@@ -90,7 +90,9 @@ def test_the_cli_and_the_hook_take_the_layer_by_name(tmp_path: Path) -> None:
          "--policy", "read-only-commands", "--workspace", str(tmp_path)],
         capture_output=True, text=True, check=True, env=env, cwd=tmp_path,
     )  # fmt: skip
-    assert checked.stdout.splitlines()[0] == "allow (read-only-commands) - A plain read-only command"
+    assert (
+        checked.stdout.splitlines()[0] == "allow (read-only-commands) - A plain read-only command"
+    )
     event = {
         "session_id": "s", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(tmp_path),
         "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",

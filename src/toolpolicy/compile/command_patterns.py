@@ -100,9 +100,10 @@ class CommandPattern(NamedTuple):
         choices = self._choices()
         program = program_key(choices[0][0])
         for start, word in enumerate(words):
-            if program == _WILDCARD or program_key(word) == program:
-                if _rest_occurs(choices[1:], words[start + 1 :]):
-                    return True
+            if (program == _WILDCARD or program_key(word) == program) and _rest_occurs(
+                choices[1:], words[start + 1 :]
+            ):
+                return True
         return False
 
 

@@ -138,8 +138,10 @@ class _Recogniser:
                 end = text.find("\n", self.pos)
                 self.pos = len(text) if end < 0 else end
                 continue
-            if char in "<>" or text.startswith("&>", self.pos) or (
-                char.isdigit() and self.descriptor_ahead()
+            if (
+                char in "<>"
+                or text.startswith("&>", self.pos)
+                or (char.isdigit() and self.descriptor_ahead())
             ):
                 self.redirection()
                 continue

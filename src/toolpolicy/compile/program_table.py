@@ -103,9 +103,9 @@ def runs_code(words: tuple[str, ...]) -> str | None:
         pinned = following == "-m" and len(words) > 2 and words[2] != "*"
         if pinned or (following != "*" and not following.startswith("-")):
             return None
-    if program == "git" and following != "*" and not following.startswith("-"):
-        if _GIT_CODE.isdisjoint(words):
-            return None
+    pinned_subcommand = following != "*" and not following.startswith("-")
+    if program == "git" and pinned_subcommand and _GIT_CODE.isdisjoint(words):
+        return None
     if program in _WRAPPERS:
         inner = [w for w in words[1:] if w != "*" and not w.startswith("-") and "=" not in w]
         if inner and not any(w.rsplit("/", 1)[-1] in RUNS_CODE for w in inner):

@@ -245,7 +245,7 @@ class DecisionEngine:
                     strongest = decision
             command = self._command(request, view)
             if command is not None and command.plain is not None:
-                for candidate, label in self._file_candidates(command.plain):
+                for candidate, label in self._file_candidates(command.plain, request):
                     candidates.append(candidate)
                     if label is not None:
                         matched.append(label)
@@ -360,7 +360,9 @@ class DecisionEngine:
         text = request.arguments.get("command")
         return split_command_line(text) if isinstance(text, str) else None
 
-    def _file_candidates(self, plain: PlainLine) -> list[tuple[Candidate, str | None]]:
+    def _file_candidates(
+        self, plain: PlainLine, shell: PermissionRequest
+    ) -> list[tuple[Candidate, str | None]]:
         """A plain line's redirections and path arguments, decided as the file accesses
         they are: the boundary (writes), reads outside the workspace (ask), and the deny
         and ask path rules of ``write_file``/``read_file``. Each with its rule's label."""
@@ -371,7 +373,7 @@ class DecisionEngine:
             outside = looks_outside(access.path)
             if not (access.redirect or outside or reads.has_path_rules):
                 continue
-            file = file_request(access, self._boundary.root)
+            file = file_request(access, shell.context)
             resolved: str | None = None
             if access.effect is Effect.WRITE:
                 denied, resolved = boundary_candidate(file, self._boundary, self._protected)

@@ -60,17 +60,16 @@ def file_accesses(plain: PlainLine, *, arguments: bool) -> Iterator[FileAccess]:
                 yield FileAccess(Effect.READ, word, False)
 
 
-def file_request(access: FileAccess, workspace: str) -> PermissionRequest:
-    """The ``write_file``/``read_file`` request for ``access`` (``~`` expanded)."""
+def file_request(access: FileAccess, context: ToolContext) -> PermissionRequest:
+    """The ``write_file``/``read_file`` request for ``access`` (``~`` expanded), in the
+    shell call's ``context``."""
     path = access.path
     if path == "~" or path.startswith("~/"):
         path = os.path.expanduser(path)
     definition = _definitions()[_TOOL_FOR[access.effect]]
     arguments = MappingProxyType({"path": path})
     call = ToolCall("shell-file", definition.name, arguments)
-    return PermissionRequest(
-        PreparedCall(call, definition, arguments), ToolContext(workspace, call_id="shell-file")
-    )
+    return PermissionRequest(PreparedCall(call, definition, arguments), context)
 
 
 def looks_outside(path: str) -> bool:

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...compile.program_table import SHELLS
 from ...compile.commands import CommandPattern
+from ...compile.program_table import SHELLS
 from ...compile.rules import CompiledRule
 from ...core.vocabulary import Behavior, Effect
 from ...tools.registry import ToolSnapshot
