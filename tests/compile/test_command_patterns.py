@@ -116,7 +116,10 @@ def test_an_allow_needs_a_plain_line() -> None:
 
 
 def test_a_pattern_keeps_its_words_and_alternatives() -> None:
-    assert compile_command_pattern("  rm   -rf ") == CommandPattern("  rm   -rf ", ("rm", "-rf"))
+    assert compile_command_pattern("  rm   -rf ") == CommandPattern(
+        "  rm   -rf ", ("rm", "-rf"), (("rm",), ("-rf",)), "rm"
+    )
+    assert compile_command_pattern("/usr/bin/git push").key == "git"
     assert compile_command_pattern("git status|log").alternatives == (("git",), ("status", "log"))
 
 

@@ -16,6 +16,7 @@ written or abbreviated (``--force``, ``--force=yes``, ``--forc``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from .plain_subset import PlainCommand
@@ -63,25 +64,24 @@ class _Option(NamedTuple):
 class CommandPattern(NamedTuple):
     """A command prefix as words; build it with :func:`compile_command_pattern`.
 
-    ``words`` are the words as written; ``alternatives`` the choices of each word.
+    ``words`` are the words as written, ``alternatives`` the choices of each word, ``key``
+    the program's basename (``*`` for any program).
     """
 
     text: str
     words: tuple[str, ...]
-    alternatives: tuple[tuple[str, ...], ...] = ()
+    alternatives: tuple[tuple[str, ...], ...]
+    key: str
 
     @property
     def program(self) -> str:
         """The program word (``*`` for any program)."""
         return self.words[0]
 
-    def _choices(self) -> tuple[tuple[str, ...], ...]:
-        return self.alternatives or tuple((word,) for word in self.words)
-
     def matches(self, words: tuple[str, ...]) -> bool:
         """Allow: whether ``words`` start with this pattern's words, exactly and in order
         (``*`` matches any one word)."""
-        choices = self._choices()
+        choices = self.alternatives
         if len(words) < len(choices):
             return False
         for choice, word in zip(choices, words, strict=False):
@@ -97,14 +97,29 @@ class CommandPattern(NamedTuple):
     def occurs_in(self, words: tuple[str, ...]) -> bool:
         """Deny and ask: whether the program appears in ``words`` (by basename) followed by
         the other plain words in order and the options as a set (see the module docstring)."""
-        choices = self._choices()
-        program = program_key(choices[0][0])
+        rest = self.alternatives[1:]
+        program = self.key
         for start, word in enumerate(words):
             if (program == _WILDCARD or program_key(word) == program) and _rest_occurs(
-                choices[1:], words[start + 1 :]
+                rest, words[start + 1 :]
             ):
                 return True
         return False
+
+    def found_in(
+        self,
+        runs: tuple[tuple[str, ...], ...],
+        positions: Mapping[str, tuple[tuple[int, int], ...]],
+    ) -> int | None:
+        """:meth:`occurs_in` over a line's runs, looking only where the program stands
+        (``positions``: program key → (run, word) indexes); the index of the run hit."""
+        if self.key == _WILDCARD:
+            return next((i for i, run in enumerate(runs) if self.occurs_in(run)), None)
+        rest = self.alternatives[1:]
+        for run, start in positions.get(self.key, ()):
+            if _rest_occurs(rest, runs[run][start + 1 :]):
+                return run
+        return None
 
 
 def _rest_occurs(choices: tuple[tuple[str, ...], ...], words: tuple[str, ...]) -> bool:
@@ -190,6 +205,4 @@ def compile_command_pattern(text: str) -> CommandPattern:
                     f"invalid command pattern {text!r}: '*' must be a whole word ({word!r})"
                 )
         alternatives.append(choice)
-    if all(len(choice) == 1 for choice in alternatives):
-        return CommandPattern(text=text, words=words)
-    return CommandPattern(text=text, words=words, alternatives=tuple(alternatives))
+    return CommandPattern(text, words, tuple(alternatives), program_key(words[0]))

@@ -13,6 +13,8 @@ Two readings, kept apart because they answer opposite questions:
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .command_patterns import (
@@ -43,13 +45,19 @@ class CommandLine(NamedTuple):
 
     ``plain`` is the proven reading (``None`` when the line is not plain, and then
     ``not_plain`` says what was found where); ``runs`` are the conservative runs of words;
-    ``programs`` every word's program name, by which rules are looked up.
+    ``positions`` maps every word's program name to where it stands (run, word), and rules
+    are looked up by those names.
     """
 
     plain: PlainLine | None
     not_plain: NotPlain | None
     runs: tuple[tuple[str, ...], ...]
-    programs: frozenset[str]
+    positions: Mapping[str, tuple[tuple[int, int], ...]]
+
+    @property
+    def programs(self) -> frozenset[str]:
+        """Every word's program name."""
+        return frozenset(self.positions)
 
     @property
     def complete(self) -> bool:
@@ -67,15 +75,22 @@ class CommandLine(NamedTuple):
 def split_command_line(line: str) -> CommandLine:
     """Read ``line`` both ways (cached, LRU of 1024 lines)."""
     if not isinstance(line, str):
-        return CommandLine(None, NotPlain("a command that is not text", 1), (), frozenset())
+        return CommandLine(None, NotPlain("a command that is not text", 1), (), _NOWHERE)
     return _read_cached(line)
+
+
+_NOWHERE: Mapping[str, tuple[tuple[int, int], ...]] = MappingProxyType({})
 
 
 @functools.lru_cache(maxsize=1024)
 def _read_cached(line: str) -> CommandLine:
     found = recognise_plain(line)
     runs = scan_runs(line)
-    programs = frozenset(program_key(word) for run in runs for word in run)
+    positions: dict[str, list[tuple[int, int]]] = {}
+    for run_index, run in enumerate(runs):
+        for word_index, word in enumerate(run):
+            positions.setdefault(program_key(word), []).append((run_index, word_index))
+    where = MappingProxyType({key: tuple(places) for key, places in positions.items()})
     if isinstance(found, NotPlain):
-        return CommandLine(None, found, runs, programs)
-    return CommandLine(found, None, runs, programs)
+        return CommandLine(None, found, runs, where)
+    return CommandLine(found, None, runs, where)

@@ -93,8 +93,8 @@ class ToolBucket(NamedTuple):
                 groups.append(self.by_segment.get(target.split("/", 1)[0], ()))
         command = facts.command
         if command is not None and (self.by_word or self.command_unkeyed):
-            for word in command.programs:
-                groups.append(self.by_word.get(word, ()))
+            by_word = self.by_word
+            groups.extend(by_word[word] for word in command.positions if word in by_word)
             groups.append(self.command_unkeyed)
         found = [g for g in groups if g]
         if len(found) <= 1:

@@ -16,6 +16,7 @@ is a best effort — a character or construct not accepted below is a refusal.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..core.vocabulary import Effect
@@ -87,10 +88,15 @@ class Redirect(NamedTuple):
 
 
 class PlainLine(NamedTuple):
-    """A plain line: its commands in order and every file its redirections touch."""
+    """A plain line: its commands in order, every file its redirections touch, and the
+    words its commands may read as paths (``arguments``: every argument that is not an
+    option, and every ``--option=value``'s value; ``leaving``: those of them that leave the
+    workspace as written — absolute, ``~``, or with a ``..`` segment)."""
 
     commands: tuple[PlainCommand, ...]
     redirects: tuple[Redirect, ...]
+    arguments: tuple[str, ...] = ()
+    leaving: tuple[str, ...] = ()
 
 
 class _Word(NamedTuple):
@@ -161,7 +167,9 @@ class _Recogniser:
             self.finish(words, "")
         if not self.commands:
             raise _Refused("no command", 0)
-        return PlainLine(tuple(self.commands), tuple(self.redirects))
+        arguments = tuple(dict.fromkeys(_paths(self.commands)))
+        leaving = tuple(path for path in arguments if _leaves(path))
+        return PlainLine(tuple(self.commands), tuple(self.redirects), arguments, leaving)
 
     def skip_blanks(self) -> None:
         text = self.text
@@ -319,6 +327,19 @@ class _Recogniser:
             if (ord(char) < 0x20 and char not in "\t\n") or ord(char) == 0x7F:
                 raise _Refused("a control character", position + offset)
         return value
+
+
+def _paths(commands: list[PlainCommand]) -> Iterator[str]:
+    for command in commands:
+        for word in command.words[1:]:
+            if word.startswith("-"):
+                word = word.partition("=")[2]
+            if word:
+                yield word
+
+
+def _leaves(path: str) -> bool:
+    return path.startswith(("/", "~")) or ".." in path.split("/")
 
 
 def _what(text: str, position: int) -> str:

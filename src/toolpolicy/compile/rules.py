@@ -107,4 +107,5 @@ class CompiledRule(NamedTuple):
             return plain is not None and all(
                 any(p.covers(command) for p in patterns) for command in plain.commands
             )
-        return any(p.occurs_in(run) for run in line.runs for p in patterns)
+        runs, positions = line.runs, line.positions
+        return any(p.found_in(runs, positions) is not None for p in patterns)

@@ -30,7 +30,7 @@ from .participants import (
     sandbox_candidate,
 )
 from .request import PermissionRequest
-from .shell_files import file_accesses, file_request, looks_outside
+from .shell_files import file_accesses, file_request
 
 __all__ = ["READ_OUTSIDE", "Candidate", "DecisionEngine", "Evaluation", "default_decision"]
 
@@ -366,13 +366,13 @@ class DecisionEngine:
         """A plain line's redirections and path arguments, decided as the file accesses
         they are: the boundary (writes), reads outside the workspace (ask), and the deny
         and ask path rules of ``write_file``/``read_file``. Each with its rule's label."""
+        found: list[tuple[Candidate, str | None]] = []
+        if not (plain.redirects or plain.leaving or plain.arguments):
+            return found
         index = self._policy.rule_index
         reads = index.rules_for("read_file")
-        found: list[tuple[Candidate, str | None]] = []
-        for access in file_accesses(plain, arguments=True):
-            outside = looks_outside(access.path)
-            if not (access.redirect or outside or reads.has_path_rules):
-                continue
+        leaving = plain.leaving
+        for access in file_accesses(plain, arguments=reads.has_path_rules):
             file = file_request(access, shell.context)
             resolved: str | None = None
             if access.effect is Effect.WRITE:
@@ -382,7 +382,7 @@ class DecisionEngine:
                     continue
                 view = index.rules_for("write_file")
             else:
-                if outside and self._outside(file.path or ""):
+                if access.path in leaving and self._outside(file.path or ""):
                     found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
                 view = reads
             if not view.has_path_rules:

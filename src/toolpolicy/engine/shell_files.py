@@ -20,7 +20,7 @@ from ..tools.definitions import builtin_definitions
 from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition
 from .request import PermissionRequest
 
-__all__ = ["SINKS", "FileAccess", "file_accesses", "file_request", "looks_outside"]
+__all__ = ["SINKS", "FileAccess", "file_accesses", "file_request"]
 
 SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
 """Targets that are no file: writing or reading them touches nothing."""
@@ -44,20 +44,14 @@ class FileAccess(NamedTuple):
 
 
 def file_accesses(plain: PlainLine, *, arguments: bool) -> Iterator[FileAccess]:
-    """The redirections of ``plain``, and with ``arguments`` every word after a program that
-    is not an option, and the value of every ``--option=value`` (each may name a file the
-    program reads)."""
+    """The redirections of ``plain``, then its arguments that may name a file the program
+    reads: all of them with ``arguments``, else only those that leave the workspace."""
     for redirect in plain.redirects:
         if redirect.target not in SINKS:
             yield FileAccess(redirect.effect, redirect.target, True)
-    if not arguments:
-        return
-    for command in plain.commands:
-        for word in command.words[1:]:
-            if word.startswith("-"):
-                word = word.partition("=")[2]
-            if word and word not in SINKS:
-                yield FileAccess(Effect.READ, word, False)
+    for path in plain.arguments if arguments else plain.leaving:
+        if path not in SINKS:
+            yield FileAccess(Effect.READ, path, False)
 
 
 def file_request(access: FileAccess, context: ToolContext) -> PermissionRequest:
@@ -70,11 +64,6 @@ def file_request(access: FileAccess, context: ToolContext) -> PermissionRequest:
     arguments = MappingProxyType({"path": path})
     call = ToolCall("shell-file", definition.name, arguments)
     return PermissionRequest(PreparedCall(call, definition, arguments), context)
-
-
-def looks_outside(path: str) -> bool:
-    """Whether a path argument may leave the workspace as written (absolute, ``~``, ``..``)."""
-    return path.startswith(("/", "~")) or path == ".." or ".." in path.split("/")
 
 
 @functools.cache
