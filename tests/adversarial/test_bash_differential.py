@@ -41,9 +41,9 @@ _STUB = f"""#!/bin/sh
 HIDDEN = ["touch F", "curl x", "rm -rf x", "evil"]
 VISIBLE = ["echo hi", "git status", "ls -la", "cat a.txt", "pytest -q", "git status --short"]
 
-PLAIN_WORDS = ["x", "'q w'", '"d q"', "a.txt", "*.py", "-v", "\\git", "!", "#c", "a=b", "b?.py"]
+PLAIN_WORDS = ["x", "'q w'", '"d q"', "a.txt", "./*.py", "-v", "\\git", "!", "#c", "a=b", "b?.py"]
 WORDS = [
-    "~", "$x", "${x}", "${x@P}",
+    "~", "*.py", "[ab].txt", "$x", "${x}", "${x@P}",
     '"$x"', "$((x))", "$((a[$(touch F)]))", "$(touch F)", "`curl x`", '"$(rm -rf x)"',
     "{a,b}", "$'\\x41'", "$HOME", "$PATH", "!", "#c", "a=b", "<(touch F)",
 ]  # fmt: skip
@@ -177,12 +177,12 @@ def test_what_toolpolicy_allows_runs_only_the_allowed_programs_with_the_allowed_
 def test_the_grammar_reaches_both_sides(sandbox: tuple[Path, ToolPolicy]) -> None:
     """The property has teeth: plain lines are allowed and run, the tricks are not allowed."""
     root, policy = sandbox
-    allowed = "git status --short > out.txt 2>&1; ls -la *.py | cat"
+    allowed = "git status --short > out.txt 2>&1; ls -la ./*.py | cat"
     assert policy.check("shell", {"command": allowed}).behavior is Behavior.ALLOW
     _reset(root / "ws")
     ran = _run(root, allowed)
     assert ("git", "status", "--short") in ran
-    assert ("ls", "-la", "b.py") in ran
+    assert ("ls", "-la", "./b.py") in ran
     assert (root / "ws" / "out.txt").exists()
     for trick in CODE:
         assert policy.check("shell", {"command": f"echo hi; {trick}"}).behavior is not (

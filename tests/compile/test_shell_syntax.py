@@ -87,8 +87,10 @@ def test_accepts_a_redirection_before_the_program_and_a_home_target() -> None:
 
 
 def test_glob_and_home_words_end_the_literal_prefix_of_a_command() -> None:
-    assert accepted("ls -la *.py src").commands == (PlainCommand(("ls", "-la", "*.py", "src"), 2),)
-    assert accepted("cat ~/notes a?c [ab]").commands[0].literal == 1
+    assert accepted("ls -la ./*.py src").commands == (
+        PlainCommand(("ls", "-la", "./*.py", "src"), 2),
+    )
+    assert accepted("cat ~/notes a?c [").commands[0].literal == 1
     assert accepted("echo 'a*' \"b?\"").commands[0].literal == 3
 
 
@@ -128,11 +130,14 @@ def test_glob_and_home_words_end_the_literal_prefix_of_a_command() -> None:
         ("sleep 1 &", "background job '&'", 9),
         ("a |& b", "'|&'", 3),
         ("f() { ls; }", "a subshell or grouping '('", 2),
-        ("*.sh", "a glob or '~' in the program name", 1),
+        ("./*.sh", "a glob or '~' in the program name", 1),
+        ("ls *.py", "a glob that may expand to an option (write ./*)", 4),
+        ("find * -name x", "a glob that may expand to an option (write ./*)", 6),
+        ("ls a[bc]", "a bracket glob", 5),
         ("~/bin/tool", "a glob or '~' in the program name", 1),
         ("ls ~root", "tilde expansion", 4),
         ("ls a=~/x", "tilde expansion", 6),
-        ("echo > *.txt", "a glob in a redirection target", 8),
+        ("echo > ./*.txt", "a glob in a redirection target", 8),
         ("echo >& file", "'>&' to something other than a descriptor", 6),
         ("echo >", "redirection '>' without a target", 6),
         ("> out.txt", "a redirection without a command", 10),

@@ -4,8 +4,10 @@ A recogniser written as a whitelist. A plain line is simple commands of literal 
 (bare words, ``'...'``, ``"..."`` without ``$`` or backquote, ``\\x`` escapes), joined by
 ``;``, ``&&``, ``||``, ``|`` and newlines, with ``#`` comments and redirections whose
 target is one literal word (``>``, ``>>``, ``>|``, ``&>``, ``&>>`` write it, ``<`` reads it;
-``N>&M``, ``N<&M`` and ``N>&-`` only move descriptors). Unquoted glob characters and a
-leading ``~/`` are allowed in arguments, never in the program. The first word may not be a
+``N>&M``, ``N<&M`` and ``N>&-`` only move descriptors). Unquoted ``*`` and ``?`` and a
+leading ``~/`` are allowed in arguments, never in the program, and a glob never first in a
+word (``*.py`` may expand to a file named ``-delete``; ``./*.py`` cannot). Bracket globs
+(``[a-z]``, ``[^x]``) are refused: their bash and Python readings differ. The first word may not be a
 reserved word, an assignment, or a builtin that runs or defines code or changes the shell's
 state (:mod:`toolpolicy.compile.program_table`).
 
@@ -279,8 +281,13 @@ class _Recogniser:
                     parts.append(self.checked(following, self.pos + 1))
                 self.pos += 2
             elif char in _GLOB:
+                if char == "[" and _CLOSING_BRACKET.match(text, self.pos):
+                    raise _Refused("a bracket glob", self.pos)
+                if char != "[" and not any(parts):
+                    # A file named "-delete" or "--output=x" would become an option.
+                    raise _Refused("a glob that may expand to an option (write ./*)", self.pos)
                 parts.append(char)
-                literal = literal and char == "[" and not _CLOSING_BRACKET.match(text, self.pos)
+                literal = literal and char == "["
                 self.pos += 1
             elif char == "~":
                 if self.pos == start:

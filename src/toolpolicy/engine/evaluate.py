@@ -32,7 +32,14 @@ from .participants import (
 from .request import PermissionRequest
 from .shell_files import file_accesses, file_request
 
-__all__ = ["READ_OUTSIDE", "Candidate", "DecisionEngine", "Evaluation", "default_decision"]
+__all__ = [
+    "READ_OUTSIDE",
+    "WIDE_GLOB",
+    "Candidate",
+    "DecisionEngine",
+    "Evaluation",
+    "default_decision",
+]
 
 _PASSTHROUGH = Decision(
     Behavior.PASSTHROUGH, "No permission participant made a decision", "default"
@@ -69,6 +76,9 @@ _STATIC_LIMIT = 4096
 
 READ_OUTSIDE = Decision(
     Behavior.ASK, "Reading outside the workspace requires approval", "workspace-boundary"
+)
+WIDE_GLOB = Decision(
+    Behavior.ASK, "A glob names more files than the path rules can check", "workspace-boundary"
 )
 _TOOL_EXECUTION = Decision(Behavior.ASK, "Tool execution requires approval", "shell-default")
 
@@ -372,7 +382,11 @@ class DecisionEngine:
         index = self._policy.rule_index
         reads = index.rules_for("read_file")
         leaving = plain.leaving
-        for access in file_accesses(plain, arguments=reads.has_path_rules):
+        workspace = shell.context.workspace
+        for access in file_accesses(plain, arguments=reads.has_path_rules, workspace=workspace):
+            if access.unchecked:
+                found.append((Candidate(BOUNDARY, WIDE_GLOB), None))
+                continue
             file = file_request(access, shell.context)
             resolved: str | None = None
             if access.effect is Effect.WRITE:

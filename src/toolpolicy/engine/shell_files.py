@@ -9,6 +9,7 @@ path rules): this module only turns the line's files into such requests.
 from __future__ import annotations
 
 import functools
+import glob
 import os
 from collections.abc import Iterator
 from types import MappingProxyType
@@ -20,21 +21,26 @@ from ..tools.definitions import builtin_definitions
 from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition
 from .request import PermissionRequest
 
-__all__ = ["SINKS", "FileAccess", "file_accesses", "file_request"]
+__all__ = ["MAX_GLOB_MATCHES", "SINKS", "FileAccess", "file_accesses", "file_request"]
 
 SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
 """Targets that are no file: writing or reading them touches nothing."""
+
+MAX_GLOB_MATCHES = 1024
+"""A glob argument that matches more files than this is not checked file by file."""
 
 _TOOL_FOR = {Effect.WRITE: "write_file", Effect.READ: "read_file"}
 
 
 class FileAccess(NamedTuple):
-    """One file a plain line touches: how, the path as the line wrote it, and whether it
-    is a redirection (else a command's argument)."""
+    """One file a plain line touches: how, the path as the line wrote it (or a file its glob
+    matches now), and whether it is a redirection (else a command's argument). ``unchecked``:
+    a glob that matches more than :data:`MAX_GLOB_MATCHES` files."""
 
     effect: Effect
     path: str
     redirect: bool
+    unchecked: bool = False
 
     def describe(self) -> str:
         """``redirection '> out.txt'`` or ``argument '~/.ssh'``, for explanations."""
@@ -43,15 +49,27 @@ class FileAccess(NamedTuple):
         return f"argument '{self.path}'"
 
 
-def file_accesses(plain: PlainLine, *, arguments: bool) -> Iterator[FileAccess]:
+def file_accesses(
+    plain: PlainLine, *, arguments: bool, workspace: str = ""
+) -> Iterator[FileAccess]:
     """The redirections of ``plain``, then its arguments that may name a file the program
-    reads: all of them with ``arguments``, else only those that leave the workspace."""
+    reads: all of them with ``arguments`` (a ``*``/``?`` glob also as every file it matches
+    in ``workspace`` now, as bash will expand it), else only those that leave the workspace.
+    """
     for redirect in plain.redirects:
         if redirect.target not in SINKS:
             yield FileAccess(redirect.effect, redirect.target, True)
     for path in plain.arguments if arguments else plain.leaving:
-        if path not in SINKS:
-            yield FileAccess(Effect.READ, path, False)
+        if path in SINKS:
+            continue
+        yield FileAccess(Effect.READ, path, False)
+        if arguments and workspace and ("*" in path or "?" in path):
+            matches = glob.glob(path, root_dir=workspace)
+            if len(matches) > MAX_GLOB_MATCHES:
+                yield FileAccess(Effect.READ, path, False, unchecked=True)
+                continue
+            for match in matches:
+                yield FileAccess(Effect.READ, match, False)
 
 
 def file_request(access: FileAccess, context: ToolContext) -> PermissionRequest:
