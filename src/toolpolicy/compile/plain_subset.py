@@ -36,6 +36,10 @@ __all__ = [
 MAX_PLAIN_LINE_LENGTH = 16 * 1024
 
 _BARE = re.compile(r"[A-Za-z0-9_%+,\-./:=@^\]!]+")
+# The common word: bare runs and single-quoted strings (quotes are simply removed).
+_SIMPLE_WORD = re.compile(r"(?:[A-Za-z0-9_%+,\-./:=@^\]!]+|'[^'\x00-\x08\x0b-\x1f\x7f]*')+")
+_BLANKS = re.compile(r"(?:[ \t]+|\\\n)+")
+_WORD_END = frozenset(" \t\n;&|<>")
 _GLOB = frozenset("*?[")
 _CLOSING_BRACKET = re.compile(r"\[[^ \t\n;&|<>]*\]")  # "[" alone is a literal, "[ab]" a glob
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -174,14 +178,8 @@ class _Recogniser:
         return PlainLine(tuple(self.commands), tuple(self.redirects), arguments, leaving)
 
     def skip_blanks(self) -> None:
-        text = self.text
-        while self.pos < len(text):
-            if text[self.pos] in " \t":
-                self.pos += 1
-            elif text.startswith("\\\n", self.pos):
-                self.pos += 2
-            else:
-                return
+        if blanks := _BLANKS.match(self.text, self.pos):
+            self.pos = blanks.end()
 
     def operator(self) -> str:
         text, pos = self.text, self.pos
@@ -256,6 +254,12 @@ class _Recogniser:
     def word(self) -> _Word:
         text = self.text
         start = self.pos
+        simple = _SIMPLE_WORD.match(text, start)
+        if simple is not None:
+            end = simple.end()
+            if end == len(text) or text[end] in _WORD_END:
+                self.pos = end
+                return _Word(simple.group().replace("'", ""), True, start)
         parts: list[str] = []
         literal = True
         while self.pos < len(text):
