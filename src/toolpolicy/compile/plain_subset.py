@@ -7,9 +7,9 @@ target is one literal word (``>``, ``>>``, ``>|``, ``&>``, ``&>>`` write it, ``<
 ``N>&M``, ``N<&M`` and ``N>&-`` only move descriptors). Unquoted ``*`` and ``?`` and a
 leading ``~/`` are allowed in arguments, never in the program, and a glob never first in a
 word (``*.py`` may expand to a file named ``-delete``; ``./*.py`` cannot). Bracket globs
-(``[a-z]``, ``[^x]``) are refused: their bash and Python readings differ. The first word may not be a
-reserved word, an assignment, or a builtin that runs or defines code or changes the shell's
-state (:mod:`toolpolicy.compile.program_table`).
+(``[a-z]``, ``[^x]``) are refused: their bash and Python readings differ. The first word
+may not be a reserved word, an assignment, or a builtin that runs or defines code or changes
+the shell's state (:mod:`toolpolicy.compile.program_table`).
 
 Everything else is refused with what was found and where: :class:`NotPlain`. Nothing here
 is a best effort — a character or construct not accepted below is a refusal.
