@@ -244,3 +244,13 @@ def test_a_deny_hits_a_command_spelled_by_brace_expansion_or_coproc(
 ) -> None:
     policy = _policy(tmp_path, [{"behavior": "deny", "match": {"commands": ["rm -rf"]}}])
     assert policy.check("shell", {"command": line}).behavior is Behavior.DENY
+
+
+def test_no_allow_covers_code_sourced_from_stdin(tmp_path: Path) -> None:
+    """Formerly a known gap: the here-string was not split. Now the line is not plain, so no
+    allow applies, and a deny inside the string hits."""
+    line = ". /dev/stdin <<< 'rm -rf x'"
+    allow_all = _policy(tmp_path, [{"behavior": "allow", "match": {"commands": [".", "rm"]}}])
+    assert allow_all.check("shell", {"command": line}).behavior is Behavior.ASK
+    denied = _policy(tmp_path, [{"behavior": "deny", "match": {"commands": ["rm -rf"]}}])
+    assert denied.check("shell", {"command": line}).behavior is Behavior.DENY

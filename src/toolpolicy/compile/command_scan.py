@@ -22,7 +22,7 @@ import re
 __all__ = ["scan_runs"]
 
 _CONTINUATION = "\\\n"
-_RUN_BREAKS = re.compile(r"[;&|\n\r]+")
+_RUN_BREAKS = re.compile(r"[;&|\n]+")
 _WORD_BREAKS = re.compile(r"[\s(){}<>$`=,:]+")
 _QUOTES = re.compile(r"['\"\\]")
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.DOTALL)
