@@ -59,6 +59,9 @@ def denied_commands(draw: st.DrawFn) -> tuple[tuple[str, ...], str]:
     """A denied prefix and a command line that runs it (with arguments, words maybe quoted)."""
     prefix = draw(st.sampled_from(DENIED))
     words = [*prefix, draw(st.sampled_from(["x", "origin main", "-v", "http://e.test"]))]
+    if prefix == ("rm", "-rf"):  # options are a set: any order, any grouping, others between
+        spelling = draw(st.sampled_from(["-rf", "-fr", "-r -f", "-f -r", "-r -v -f", "-vfr"]))
+        words[1:2] = spelling.split()
     words[0] = _program(words[0], draw(st.integers(0, 7)))
     spelled = " ".join(_quoted_word(w, draw(st.integers(0, 6))) for w in words)
     return prefix, spelled
