@@ -24,6 +24,10 @@ rules:
     behavior: deny
     reason: Secrets stay unread
     match: {paths: [.env]}
+  - name: no-keys
+    behavior: deny
+    reason: Keys stay unread
+    match: {tools: [read_file], paths: ["~/.ssh/**"]}
 """
 
 
@@ -60,6 +64,8 @@ def test_plain_read_only_commands_are_allowed(policy: ToolPolicy, line: str) -> 
         ("wc --files0-from=.env", ("deny", "no-env")),
         ("head < .env", ("deny", "no-env")),
         ("grep -r x ~/.ssh", ("ask", "workspace-boundary")),
+        ("cat ~/.ssh/id_ed25519", ("deny", "no-keys")),
+        ("head < ~/.ssh/config", ("deny", "no-keys")),
         ("cat /etc/passwd", ("ask", "workspace-boundary")),
         ("ls ../elsewhere", ("ask", "workspace-boundary")),
         ("find . -exec rm {} ;", ("ask", "read-only-commands-find-actions")),
