@@ -153,6 +153,7 @@ def test_glob_and_home_words_end_the_literal_prefix_of_a_command() -> None:
         ("", "no command", 1),
         ("  # only a comment", "no command", 1),
         ("echo café", "the character 'é'", 9),
+        ("git ²>x status", "the character '²'", 5),
     ],
 )
 def test_refuses_what_bash_decides_at_run_time(line: str, what: str, column: int) -> None:

@@ -40,6 +40,7 @@ _BARE = re.compile(r"[A-Za-z0-9_%+,\-./:=@^\]!]+")
 _SIMPLE_WORD = re.compile(r"(?:[A-Za-z0-9_%+,\-./:=@^\]!]+|'[^'\x00-\x08\x0b-\x1f\x7f]*')+")
 _BLANKS = re.compile(r"(?:[ \t]+|\\\n)+")
 _WORD_END = frozenset(" \t\n;&|<>")
+_DIGITS = frozenset("0123456789")  # str.isdigit() also says yes to "²"
 _GLOB = frozenset("*?[")
 _CLOSING_BRACKET = re.compile(r"\[[^ \t\n;&|<>]*\]")  # "[" alone is a literal, "[ab]" a glob
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -153,7 +154,7 @@ class _Recogniser:
             if (
                 char in "<>"
                 or text.startswith("&>", self.pos)
-                or (char.isdigit() and self.descriptor_ahead())
+                or (char in _DIGITS and self.descriptor_ahead())
             ):
                 self.redirection()
                 continue
@@ -216,13 +217,13 @@ class _Recogniser:
     def descriptor_ahead(self) -> bool:
         """Digits directly followed by ``<`` or ``>``: a descriptor number, not a word."""
         end = self.pos
-        while end < len(self.text) and self.text[end].isdigit():
+        while end < len(self.text) and self.text[end] in _DIGITS:
             end += 1
         return end < len(self.text) and self.text[end] in "<>"
 
     def redirection(self) -> None:
         text, start = self.text, self.pos
-        while text[self.pos].isdigit():
+        while text[self.pos] in _DIGITS:
             self.pos += 1
         for operator, what in _REFUSED_OPERATORS[:5]:
             if text.startswith(operator, self.pos):
