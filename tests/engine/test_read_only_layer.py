@@ -65,6 +65,7 @@ def test_plain_read_only_commands_are_allowed(policy: ToolPolicy, line: str) -> 
         ("head < .env", ("deny", "no-env")),
         ("grep -r x ~/.ssh", ("ask", "workspace-boundary")),
         ("cat ~/.ssh/id_ed25519", ("deny", "no-keys")),
+        ("cat ~/.ssh/*", ("deny", "no-keys")),
         ("head < ~/.ssh/config", ("deny", "no-keys")),
         ("cat /etc/passwd", ("ask", "workspace-boundary")),
         ("ls ../elsewhere", ("ask", "workspace-boundary")),

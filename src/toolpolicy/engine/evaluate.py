@@ -377,7 +377,7 @@ class DecisionEngine:
         they are: the boundary (writes), reads outside the workspace (ask), and the deny
         and ask path rules of ``write_file``/``read_file``. Each with its rule's label."""
         found: list[tuple[Candidate, str | None]] = []
-        if not (plain.redirects or plain.leaving or plain.arguments):
+        if not (plain.redirects or plain.arguments):
             return found
         index = self._policy.rule_index
         reads = index.rules_for("read_file")

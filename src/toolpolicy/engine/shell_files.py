@@ -64,7 +64,7 @@ def file_accesses(
             continue
         yield FileAccess(Effect.READ, path, False)
         if arguments and workspace and ("*" in path or "?" in path):
-            matches = glob.glob(path, root_dir=workspace)
+            matches = glob.glob(os.path.expanduser(path), root_dir=workspace)
             if len(matches) > MAX_GLOB_MATCHES:
                 yield FileAccess(Effect.READ, path, False, unchecked=True)
                 continue
