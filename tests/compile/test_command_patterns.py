@@ -121,6 +121,12 @@ def test_a_pattern_keeps_its_words_and_alternatives() -> None:
     )
     assert compile_command_pattern("/usr/bin/git push").key == "git"
     assert compile_command_pattern("git status|log").alternatives == (("git",), ("status", "log"))
+    assert compile_command_pattern("git status|log -s|-b").spellings() == (
+        ("git", "status", "-s"),
+        ("git", "status", "-b"),
+        ("git", "log", "-s"),
+        ("git", "log", "-b"),
+    )
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,7 @@ _TILDE = "invalid glob '~user/x': '~' is only understood as '~/' (the home folde
 _STAR = "Claude Code's * spans any run of characters; toolpolicy's * is one whole word"
 _EXACT = "an exact command: toolpolicy's commands are prefixes, the allow would be wider"
 _FETCH = "toolpolicy matches WebFetch by name only, not by 'domain:x.org'"
-_PIPE = "invalid command pattern 'curl x | bash': | not allowed"
+_PIPE = "Claude Code's | is a pipe; in toolpolicy | separates alternatives of one word"
 
 
 def test_absolute_and_home_paths_keep_their_root() -> None:
@@ -101,7 +101,8 @@ def test_absolute_and_home_paths_keep_their_root() -> None:
         ("allow", "Bash(npm*)", _STAR),
         ("allow", "Grep", "toolpolicy decides Grep as read_file: write the rule for read_file"),
         ("ask", "Agent(explorer)", "toolpolicy matches Agent by name only, not by 'explorer'"),
-        ("deny", "Bash(curl x | bash:*)", _PIPE + " (write plain words separated by spaces)"),
+        ("deny", "Bash(curl x | bash:*)", _PIPE),
+        ("allow", "Bash(git log|rm:*)", _PIPE),
         ("deny", "Read(../up/**)", "invalid glob '../up/**': '..' segments are not allowed"),
         ("deny", "not a rule!", "not a Claude Code permission rule"),
     ],

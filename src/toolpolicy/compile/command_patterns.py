@@ -16,6 +16,7 @@ written or abbreviated (``--force``, ``--force=yes``, ``--forc``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -77,6 +78,11 @@ class CommandPattern(NamedTuple):
     def program(self) -> str:
         """The program word (``*`` for any program)."""
         return self.words[0]
+
+    def spellings(self) -> tuple[tuple[str, ...], ...]:
+        """Every prefix the alternatives stand for (``git status|log``: ``git status``,
+        ``git log``), for dialects that have no alternatives."""
+        return tuple(itertools.product(*self.alternatives))
 
     def matches(self, words: tuple[str, ...]) -> bool:
         """Allow: whether ``words`` start with this pattern's words, exactly and in order

@@ -151,6 +151,9 @@ def _command(behavior: str, entry: str, specifier: str) -> ImportedEntry:
     if "*" in prefix:
         reason = "Claude Code's * spans any run of characters; toolpolicy's * is one whole word"
         return ImportedEntry(behavior, entry, None, reason)
+    if "|" in prefix:
+        reason = "Claude Code's | is a pipe; in toolpolicy | separates alternatives of one word"
+        return ImportedEntry(behavior, entry, None, reason)
     if prefix == text and behavior == "allow":
         reason = "an exact command: toolpolicy's commands are prefixes, the allow would be wider"
         return ImportedEntry(behavior, entry, None, reason)

@@ -118,7 +118,7 @@ def _commands(scope: RuleScope) -> tuple[list[str], list[Omission]]:
                 )
             )
             continue
-        entries.append(f"Bash({claude_command_specifier(pattern.words)})")
+        entries.extend(f"Bash({claude_command_specifier(w)})" for w in pattern.spellings())
     if entries and not allow:
         notes.append(
             Omission(

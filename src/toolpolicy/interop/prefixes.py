@@ -22,6 +22,8 @@ class UntranslatablePattern(ValueError):
 
 def literal_prefix(pattern: CommandPattern, behavior: Behavior) -> tuple[str, ...]:
     """The literal words that stand for ``pattern`` in a rule deciding ``behavior``."""
+    if any(len(choice) > 1 for choice in pattern.alternatives):
+        raise UntranslatablePattern("a literal prefix has no alternatives (a|b) for a word")
     words = list(pattern.words)
     if behavior is not Behavior.ALLOW:
         while words and words[-1] == _WILDCARD:
