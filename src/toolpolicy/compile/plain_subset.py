@@ -41,6 +41,8 @@ _SIMPLE_WORD = re.compile(r"(?:[A-Za-z0-9_%+,\-./:=@^\]!]+|'[^'\x00-\x08\x0b-\x1
 _BLANKS = re.compile(r"(?:[ \t]+|\\\n)+")
 _WORD_END = frozenset(" \t\n;&|<>")
 _DIGITS = frozenset("0123456789")  # str.isdigit() also says yes to "²"
+# Characters that can only start a word (not a comment, an operator or a redirection).
+_WORD_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_%+,-./:=@^]!'")
 _GLOB = frozenset("*?[")
 _CLOSING_BRACKET = re.compile(r"\[[^ \t\n;&|<>]*\]")  # "[" alone is a literal, "[ab]" a glob
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -142,11 +144,17 @@ class _Recogniser:
         text = self.text
         words: list[_Word] = []
         pending: str | None = None  # an operator that still needs a command after it
+        end = len(text)
         while True:
-            self.skip_blanks()
-            if self.pos >= len(text):
+            if blanks := _BLANKS.match(text, self.pos):
+                self.pos = blanks.end()
+            if self.pos >= end:
                 break
             char = text[self.pos]
+            if char in _WORD_START:
+                words.append(self.word())
+                pending = None
+                continue
             if char == "#":
                 end = text.find("\n", self.pos)
                 self.pos = len(text) if end < 0 else end
