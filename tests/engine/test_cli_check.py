@@ -180,3 +180,14 @@ def test_explain_text_for_the_seed_call_a(tmp_path: Path) -> None:
     text = done.stdout
     assert "no candidate: passthrough" in text
     assert "[Permission] glob: allow (default) - No permission rule blocked the request" in text
+
+
+def test_explain_says_which_answers_run_an_asked_call(tmp_path: Path) -> None:
+    done = _run("explain", "shell", '{"command": "ls"}', cwd=tmp_path)
+    assert done.returncode == 0
+    lines = [line.split(None, 2)[2] for line in done.stdout.splitlines()]
+    assert lines[5] == (
+        "would be asked (approval policy ask); only allowed-once (or allowed-session, "
+        "for this exact call) runs the call, anything else denies it"
+    )
+    assert lines[7] == "runs only after an allowed-once or allowed-session answer"

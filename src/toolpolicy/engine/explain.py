@@ -178,8 +178,8 @@ def explain(
         approval = "not asked: the approval policy is never, so the call is rejected"
     elif resolved.behavior is Behavior.ASK:
         approval = (
-            "would be asked (approval policy ask); only allowed-once runs the call, "
-            "anything else denies it"
+            "would be asked (approval policy ask); only allowed-once (or allowed-session, "
+            "for this exact call) runs the call, anything else denies it"
         )
     elif resolved.behavior is Behavior.DENY:
         approval = "not asked: the call is denied, no one sees a prompt"
@@ -197,7 +197,7 @@ def explain(
         handler = f"runs (sandbox {(effective.sandbox or knobs.sandbox).value})"
         result = "the handler's result"
     elif effective.behavior is Behavior.ASK:
-        handler = "runs only after an allowed-once answer"
+        handler = "runs only after an allowed-once or allowed-session answer"
         result = (
             "the handler's result if approved; otherwise "
             "Error [permission_denied]: User denied this tool call"
