@@ -33,9 +33,11 @@ ALLOWED = ["echo", "git status", "ls", "cat", "pytest"]
 STUBS = ["git", "ls", "cat", "pytest", "touch", "curl", "rm", "evil"]
 FILES = {"a.txt": "a\n", "b.py": "b\n", "s.sh": "touch SOURCED\n", "x.sh": "touch BASHENV\n"}
 _FIELD, _RECORD = "\x1f", "\x1e"
+# One write per record: the programs of a pipeline run at once and append to the same log.
 _STUB = f"""#!/bin/sh
-{{ printf '%s' "${{0##*/}}"; for a; do printf '{_FIELD}%s' "$a"; done; printf '{_RECORD}'; }} \\
-  >> "$STUB_LOG"
+r="${{0##*/}}"
+for a; do r="$r{_FIELD}$a"; done
+printf '%s{_RECORD}' "$r" >> "$STUB_LOG"
 """
 
 HIDDEN = ["touch F", "curl x", "rm -rf x", "evil"]

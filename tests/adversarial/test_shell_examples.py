@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+import toolpolicy
+from toolpolicy import Behavior
+
 POLICY = """\
 apiVersion: toolpolicy/v1
 kind: Policy
@@ -162,3 +165,16 @@ def test_toolpolicy_run_runs_only_what_is_allowed_even_with_full_access(
     assert not (setup.home / ".bashrc").exists()
     assert setup.policy.read_text() == before
     assert (setup.ws / "out.txt").read_text() == "ok\n"
+
+
+def test_a_comment_never_hides_the_next_line_from_an_allow(tmp_path: Path) -> None:
+    """Found by the bash property: the reader stopped at the end of a comment's line."""
+    policy = tmp_path / "p.yaml"
+    policy.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: t\nextends: P03\nrules:\n"
+        "  - {name: echo, behavior: allow, reason: ok, match: {commands: [echo]}}\n"
+    )
+    loaded = toolpolicy.load(workspace=tmp_path, policies=[policy])
+    assert loaded.check("shell", {"command": "echo hi #c"}).behavior is Behavior.ALLOW
+    hidden = loaded.check("shell", {"command": "echo hi #c\ntouch F"})
+    assert (hidden.behavior, hidden.reason) == (Behavior.ASK, "Shell execution requires approval")

@@ -51,6 +51,9 @@ def refused(line: str) -> NotPlain:
         ('echo \'it\'\'s\' "q\\"q" "\\$HOME" "\\`x\\`"', [("echo", "its", 'q"q', "$HOME", "`x`")]),
         ("\\git push", [("git", "push")]),
         ("echo a#b # a comment $(not read)", [("echo", "a#b")]),
+        # A comment ends at its newline: what follows is read, and it runs.
+        ("echo hi #c\ntouch F", [("echo", "hi"), ("touch", "F")]),
+        ("# only a comment\ngit status # and another\nls", [("git", "status"), ("ls",)]),
         ("git log --format=%H:%an@x,y+z^w", [("git", "log", "--format=%H:%an@x,y+z^w")]),
         ("echo 'a;b|c&d$e`f`(g)'", [("echo", "a;b|c&d$e`f`(g)")]),
         ("echo \\\n  continued", [("echo", "continued")]),

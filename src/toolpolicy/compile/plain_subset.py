@@ -156,8 +156,8 @@ class _Recogniser:
                 pending = None
                 continue
             if char == "#":
-                end = text.find("\n", self.pos)
-                self.pos = len(text) if end < 0 else end
+                newline = text.find("\n", self.pos)
+                self.pos = end if newline < 0 else newline
                 continue
             if (
                 char in "<>"
