@@ -46,3 +46,11 @@ def test_the_typed_imports_name_exactly_the_lazy_exports() -> None:
                 typed.update(alias.name for alias in statement.names)
     assert typed == set(toolpolicy.__all__) - {"__version__"}
     assert sorted(dir(toolpolicy)) == sorted(toolpolicy.__all__)
+
+
+def test_the_package_version_is_the_project_version() -> None:
+    import tomllib
+    from pathlib import Path
+
+    project = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    assert tomllib.loads(project.read_text())["project"]["version"] == toolpolicy.__version__

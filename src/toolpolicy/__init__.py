@@ -5,10 +5,10 @@
 the runtime that asks responders, audits and runs the tools.
 """
 
-__version__ = "0.1.0"
-
 import importlib
 from typing import TYPE_CHECKING, Any
+
+from ._version import __version__
 
 if TYPE_CHECKING:
     from .core import ApprovalOutcome as ApprovalOutcome

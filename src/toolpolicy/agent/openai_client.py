@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from ..core.errors import ConfigurationError
 from ..tools.registry import ToolCall
 from .errors import ModelRequestError, ModelResponseError

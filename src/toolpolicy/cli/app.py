@@ -12,7 +12,7 @@ import traceback
 
 import click
 
-from .. import __version__
+from .._version import __version__
 
 __all__ = ["COMMANDS", "app", "run_app"]
 

@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
         # failure must be its own blocking exit code, nor in-process callers.
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if args == ["--version"]:
-        from .. import __version__
+        from .._version import __version__
 
         print(f"toolpolicy, version {__version__}")
         return 0

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from .builtin import BUILTIN_PROFILE_NAMES, layer_path
 from .selection import PolicySources, gather_sources
 

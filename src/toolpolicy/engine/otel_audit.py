@@ -57,7 +57,7 @@ class OtelAuditSink:
             from opentelemetry._logs import SeverityNumber
         except ImportError:
             raise ConfigurationError(_MISSING) from None
-        from .. import __version__
+        from .._version import __version__
 
         self._owned = logger_provider is None
         provider = logger_provider if logger_provider is not None else _otlp_provider()

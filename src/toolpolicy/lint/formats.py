@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
-from .. import __version__
+from .._version import __version__
 from .finding import Finding, Severity
 from .registry import INTERNAL_ERROR, REGISTRY, describe
 
