@@ -1,25 +1,30 @@
-"""The probe calls a diff decides on both sides, generated so that every rule is exercised.
+"""The calls a diff decides on both sides: one per argument region, plus physical probes.
 
-For each tool of either side: a representative call; for path tools the boundary cases
-(``..``, an absolute path, a symlink escape when the workspace has one, a reserved name);
-for tools that accept ``sandbox_permissions`` the same call with an escalation request. For
-every rule of either side, on every tool the rule can apply to: for each ``paths`` pattern a
-path that matches and a near miss, for each ``commands`` prefix a matching command, the
-prefix hidden in a compound line and a near miss (see :mod:`toolpolicy.diff.concrete`).
+*Regions* (:mod:`toolpolicy.diff.regions`): for every tool of either side, each region of
+its path or command argument where the rules decide something, its shortest witness as the
+call, once as it is and, for a tool that accepts ``sandbox_permissions``, once with each
+wider escalation request. Together they cover every argument value the rules can tell
+apart.
+
+*Physical probes*: what the rules cannot see (the workspace boundary, symlinks, the
+protected set) is the same on both sides, but whether a side enforces the boundary is not;
+each path tool is probed with ``..``, an absolute path, a symlink escape when the
+workspace has one, and a reserved device name.
+
 Probes are deduplicated by tool and canonical arguments, first origin kept.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..compile.rules import CompiledRule
 from ..core.vocabulary import Effect, SandboxMode
 from ..engine.selection import ToolPolicy
 from ..tools.registry import ToolDefinition
-from .concrete import command_probes, path_probes
+from .command_language import CommandSemantics
+from .regions import Region, argument_regions
 
 __all__ = ["BOUNDARY_PATHS", "Probe", "arguments_for", "generate_probes"]
 
@@ -47,6 +52,7 @@ class Probe:
     tool: str
     arguments: Mapping[str, object] | str
     origin: str
+    region: Region | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -68,9 +74,11 @@ def arguments_for(
     out: dict[str, object] = {}
     for field in definition.arguments.fields:
         if field.name == definition.path_argument:
-            out[field.name] = path or _REPRESENTATIVE_PATHS.get(definition.effect, "x")
+            out[field.name] = (
+                path if path is not None else _REPRESENTATIVE_PATHS.get(definition.effect, "x")
+            )
         elif field.name == _COMMAND_FIELD and definition.effect is Effect.EXECUTE:
-            out[field.name] = command or _REPRESENTATIVE_COMMAND
+            out[field.name] = command if command is not None else _REPRESENTATIVE_COMMAND
         elif not field.required:
             continue
         elif field.kind is bool:
@@ -91,39 +99,41 @@ def generate_probes(
     *,
     escape_link: str | None = None,
     recorded: Iterable[Probe] = (),
+    semantics: CommandSemantics | None = None,
 ) -> tuple[Probe, ...]:
-    """Every generated probe for the two sides, then the ``recorded`` calls.
+    """The region probes, the physical probes, then the ``recorded`` calls.
 
     ``escape_link`` names a top-level symlink of the workspace that leads outside it; the
-    symlink-escape probe writes through it.
+    symlink-escape probe writes through it. ``semantics`` reads command prefixes (default:
+    today's, :class:`toolpolicy.diff.command_language.PrefixSemantics`).
     """
     definitions = _definitions(left, right)
+    by_name = {d.name: d for d in definitions}
     probes: dict[tuple[str, str], Probe] = {}
 
-    def add(tool: str, arguments: Mapping[str, object] | str, origin: str) -> None:
-        probe = Probe(tool, arguments, origin)
+    def add(probe: Probe) -> None:
         probes.setdefault(probe.key, probe)
 
-    for d in definitions:
-        add(d.name, arguments_for(d), f"representative {d.effect.value} call")
+    for region in argument_regions(left, right, definitions, semantics=semantics):
+        d = by_name[region.tool]
+        value = {} if region.argument is None else {region.argument: region.value}
+        path = value.get(d.path_argument) if d.path_argument is not None else None
+        command = value.get(_COMMAND_FIELD)
+        add(Probe(d.name, arguments_for(d, path=path, command=command), "region", region))
+        if _ESCALATION_FIELD in d.arguments.names:
+            for mode in SandboxMode:
+                if mode.rank > 0:
+                    arguments = arguments_for(d, path=path, command=command, escalation=mode)
+                    add(Probe(d.name, arguments, f"region, escalation to {mode.value}", region))
     boundary = list(BOUNDARY_PATHS)
     if escape_link is not None:
         boundary.insert(2, (f"{escape_link}/escape.txt", "boundary: symlink escape"))
     for d in definitions:
         if d.path_argument is not None:
             for path, origin in boundary:
-                add(d.name, arguments_for(d, path=path), origin)
-    for d in definitions:
-        if _ESCALATION_FIELD in d.arguments.names:
-            for mode in SandboxMode:
-                if mode.rank > 0:
-                    add(d.name, arguments_for(d, escalation=mode), f"escalation to {mode.value}")
-    for rule in (*left.compiled.rules, *right.compiled.rules):
-        for d in _applicable(rule, definitions):
-            for tool, arguments, origin in _rule_probes(rule, d):
-                add(tool, arguments, origin)
+                add(Probe(d.name, arguments_for(d, path=path), origin))
     for probe in recorded:
-        probes.setdefault(probe.key, probe)
+        add(probe)
     return tuple(probes.values())
 
 
@@ -135,39 +145,3 @@ def _definitions(left: ToolPolicy, right: ToolPolicy) -> tuple[ToolDefinition, .
             if definition is not None:
                 found.setdefault(name, definition)
     return tuple(found.values())
-
-
-def _applicable(
-    rule: CompiledRule, definitions: Sequence[ToolDefinition]
-) -> Iterable[ToolDefinition]:
-    for d in definitions:
-        if rule.tools is not None and not any(p.matches(d.name) for p in rule.tools):
-            continue
-        if rule.effects is not None and d.effect not in rule.effects:
-            continue
-        yield d
-
-
-def _rule_probes(
-    rule: CompiledRule, d: ToolDefinition
-) -> Iterable[tuple[str, dict[str, object], str]]:
-    who = f"rule {rule.label}"
-    if rule.paths is not None and d.path_argument is not None:
-        for glob in rule.paths:
-            found = path_probes(glob)
-            if found is None:
-                continue
-            yield d.name, arguments_for(d, path=found.match), f"{who}: matches path {glob.text}"
-            if found.miss is not None:
-                origin = f"{who}: near miss of path {glob.text}"
-                yield d.name, arguments_for(d, path=found.miss), origin
-    if rule.commands is not None and d.effect is Effect.EXECUTE:
-        for pattern in rule.commands:
-            lines = command_probes(pattern)
-            for line, what in (
-                (lines.match, "matches command"),
-                (lines.compound, "hides in a compound command"),
-                (lines.miss, "near miss of command"),
-            ):
-                if line is not None:
-                    yield d.name, arguments_for(d, command=line), f"{who}: {what} {pattern.text}"

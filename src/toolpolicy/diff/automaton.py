@@ -1,0 +1,221 @@
+"""A small nondeterministic automaton over symbol classes, and the lazy search of its subsets.
+
+Symbols are small integers: character classes for paths (:mod:`.alphabet`), word ids for
+commands. An edge reads a :class:`SymbolSet`, either the listed symbols or every symbol but
+the listed ones, so "any character but ``/``" needs no enumeration. Many patterns share one
+:class:`Nfa`; each pattern has its own start and accept state.
+
+:func:`explore` runs the subset construction lazily and breadth first, together with a
+deterministic *domain* (which symbol strings are valid arguments at all), and calls a
+labeler on every reachable valid state. The first string reaching a label is a shortest
+witness of it. Per state only the symbols some live edge or the domain singles out are
+tried one by one; every other symbol behaves alike and is tried once, as ``rest``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+__all__ = [
+    "MAX_STATES",
+    "AutomatonTooLarge",
+    "Domain",
+    "Nfa",
+    "SymbolSet",
+    "explore",
+]
+
+MAX_STATES = 400_000
+
+
+class AutomatonTooLarge(Exception):
+    """The search would visit more than :data:`MAX_STATES` states."""
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolSet:
+    """``symbols`` (``negated=False``) or every symbol except them (``negated=True``)."""
+
+    symbols: frozenset[int]
+    negated: bool = False
+
+    def __contains__(self, symbol: int) -> bool:
+        return (symbol in self.symbols) is not self.negated
+
+
+class Domain(Protocol):
+    """A deterministic automaton of the valid argument values (``None`` is its dead state)."""
+
+    start: Hashable
+
+    def step(self, state: Hashable, symbol: int) -> Hashable | None:
+        """The state after ``symbol``, or ``None`` when no valid value continues that way."""
+        ...
+
+    def accepting(self, state: Hashable) -> bool:
+        """Whether the string read so far is a valid value."""
+        ...
+
+    def mentioned(self, state: Hashable) -> Iterable[int]:
+        """The symbols this state treats differently from the rest."""
+        ...
+
+    def rest(self, excluded: frozenset[int]) -> int | None:
+        """A valid symbol outside ``excluded`` that stands for all of them, if any."""
+        ...
+
+    def rank(self, symbol: int) -> int:
+        """Which symbols a witness prefers (lower first) among strings of equal length."""
+        ...
+
+
+@dataclass(slots=True)
+class Nfa:
+    """States are indices; ``edges[s]`` read a symbol set, ``empty[s]`` read nothing."""
+
+    edges: list[list[tuple[SymbolSet, int]]] = field(default_factory=list)
+    empty: list[list[int]] = field(default_factory=list)
+    accepts: dict[int, int] = field(default_factory=dict)
+
+    def state(self) -> int:
+        """A new state."""
+        self.edges.append([])
+        self.empty.append([])
+        return len(self.edges) - 1
+
+    def edge(self, source: int, symbols: SymbolSet, target: int) -> None:
+        """``source`` reads one symbol of ``symbols`` and goes to ``target``."""
+        self.edges[source].append((symbols, target))
+
+    def link(self, source: int, target: int) -> None:
+        """``source`` goes to ``target`` without reading."""
+        self.empty[source].append(target)
+
+    def accept(self, state: int, pattern: int) -> None:
+        """Reaching ``state`` means pattern number ``pattern`` matched."""
+        self.accepts[state] = pattern
+
+    def compiled(self) -> CompiledNfa:
+        """Closures and edges frozen for the search."""
+        closures = [self._closure(s) for s in range(len(self.edges))]
+        moves = tuple(
+            tuple((symbols, closures[target]) for symbols, target in self.edges[s])
+            for s in range(len(self.edges))
+        )
+        return CompiledNfa(tuple(closures), moves, dict(self.accepts))
+
+    def _closure(self, state: int) -> frozenset[int]:
+        seen = {state}
+        stack = [state]
+        while stack:
+            for nxt in self.empty[stack.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return frozenset(seen)
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledNfa:
+    """An :class:`Nfa` ready for :func:`explore`."""
+
+    closures: tuple[frozenset[int], ...]
+    moves: tuple[tuple[tuple[SymbolSet, frozenset[int]], ...], ...]
+    accepts: dict[int, int]
+
+    def start_set(self, starts: Iterable[int]) -> frozenset[int]:
+        """The closure of ``starts``."""
+        out: set[int] = set()
+        for s in starts:
+            out |= self.closures[s]
+        return frozenset(out)
+
+    def matched(self, states: frozenset[int]) -> frozenset[int]:
+        """The patterns whose accept state is in ``states``."""
+        accepts = self.accepts
+        return frozenset(accepts[s] for s in states if s in accepts)
+
+
+_State = tuple[Hashable, frozenset[int]]
+
+
+def explore(
+    nfa: CompiledNfa,
+    starts: Iterable[int],
+    domain: Domain,
+    label: Callable[[frozenset[int]], Hashable],
+) -> dict[Hashable, tuple[int, ...]]:
+    """Every label reachable on a valid string, each with a shortest string reaching it.
+
+    ``label`` maps the set of matched patterns to a label (e.g. the decisions of both
+    sides); it is called once per distinct set. Raises :class:`AutomatonTooLarge`.
+    """
+    start: _State = (domain.start, nfa.start_set(starts))
+    parents: dict[_State, tuple[_State, int] | None] = {start: None}
+    labels: dict[frozenset[int], Hashable] = {}
+    found: dict[Hashable, tuple[int, ...]] = {}
+    queue = deque([start])
+    moves = nfa.moves
+    while queue:
+        current = queue.popleft()
+        where, states = current
+        if domain.accepting(where):
+            matched = nfa.matched(states)
+            value = labels.get(matched)
+            if value is None:
+                value = labels[matched] = label(matched)
+            if value not in found:
+                found[value] = _path(parents, current)
+        for symbol, targets in _successors(moves, states, domain, where):
+            after = domain.step(where, symbol)
+            if after is None:
+                continue
+            nxt = (after, targets)
+            if nxt not in parents:
+                if len(parents) >= MAX_STATES:
+                    raise AutomatonTooLarge(f"more than {MAX_STATES} states")
+                parents[nxt] = (current, symbol)
+                queue.append(nxt)
+    return found
+
+
+def _successors(
+    moves: Sequence[tuple[tuple[SymbolSet, frozenset[int]], ...]],
+    states: frozenset[int],
+    domain: Domain,
+    where: Hashable,
+) -> list[tuple[int, frozenset[int]]]:
+    """One successor per symbol this state singles out, and one for all the others."""
+    mentioned = set(domain.mentioned(where))
+    live = [move for s in states for move in moves[s]]
+    for symbols, _ in live:
+        mentioned |= symbols.symbols
+    out: list[tuple[int, frozenset[int]]] = []
+    for symbol in mentioned:
+        targets: set[int] = set()
+        for symbols, reached in live:
+            if symbol in symbols:
+                targets |= reached
+        out.append((symbol, frozenset(targets)))
+    rest = domain.rest(frozenset(mentioned))
+    if rest is not None:
+        targets = set()
+        for symbols, reached in live:
+            if symbols.negated:
+                targets |= reached
+        out.append((rest, frozenset(targets)))
+    out.sort(key=lambda item: domain.rank(item[0]))
+    return out
+
+
+def _path(parents: dict[_State, tuple[_State, int] | None], state: _State) -> tuple[int, ...]:
+    symbols: list[int] = []
+    step = parents[state]
+    while step is not None:
+        state, symbol = step
+        symbols.append(symbol)
+        step = parents[state]
+    return tuple(reversed(symbols))

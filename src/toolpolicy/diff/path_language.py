@@ -1,0 +1,343 @@
+"""Paths as a regular language: character classes, the valid normalized paths, and globs.
+
+:class:`PathAlphabet` cuts the characters into classes so that every character of one class
+is treated alike by every glob, by every landmark path and by the path rules of the file
+tools; each class has one readable representative. :class:`PathDomain` accepts exactly the
+normalized workspace-relative paths the engine can match rules against (``""`` for the
+root, shown as ``.``): non-empty segments joined by single ``/``, no ``.`` or ``..``
+segment, no character the workspace refuses, no reserved device name (``CON``, ``nul.txt``,
+``COM1 `` ...). Path length limits are not modelled.
+
+:func:`add_glob` translates a rule glob exactly as :func:`toolpolicy.compile.globs.
+compile_glob` does in gitignore mode: ``*`` and ``?`` within a segment, ``[...]`` with
+``!``/``^`` negation and ranges, ``**`` as zero or more whole segments (a trailing ``**``
+as one or more characters of any kind), a pattern without an inner slash at any depth, a
+leading ``/`` anchoring, a trailing ``/`` for what is below a directory, and a match on a
+directory covering everything below it.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Hashable, Iterable
+
+from .automaton import Nfa, SymbolSet
+
+__all__ = ["PathAlphabet", "PathDomain", "add_exact", "add_glob", "path_alphabet"]
+
+_MAX_CODE_POINT = 0x110000
+_PREFERRED = "abcdefghijklmnopqrstuvwxyz0123456789_-ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ILLEGAL_RANGES = ((0x00, 0x1F), (0x7F, 0x9F), (0xD800, 0xDFFF))
+# What split_relative refuses, plus the backslash, which it reads as a separator.
+_ILLEGAL_CHARS = '<>:"|?*\\'
+_RESERVED = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+    | {f"{stem}{n}" for stem in ("COM", "LPT") for n in (*"0123456789", "¹", "²", "³")}
+)
+_RESERVED_PREFIXES = frozenset(name[:end] for name in _RESERVED for end in range(len(name) + 1))
+# Every character whose str.upper() is a character of a reserved name (checked by a test
+# that scans all of Unicode): the name's own lower case, and the dotless i.
+_UPPER_OF = {c: c for c in "".join(_RESERVED)} | {
+    c.lower(): c for c in "".join(_RESERVED) if c.isalpha()
+}
+_UPPER_OF["ı"] = "I"
+_SPECIAL = "/. " + "".join(_UPPER_OF)
+
+_ROOT = "root"
+_SEGMENT = "segment"
+_FREE = "free"
+_DOT = "dot"
+_DOT_DOT = "dot-dot"
+_DEVICE_SPACE = "device-space"
+_TRIE = "name:"
+
+
+class PathAlphabet:
+    """Character classes: maximal runs of code points that nothing tells apart."""
+
+    def __init__(self, cuts: Iterable[int]) -> None:
+        self._starts = sorted({0, *(c for c in cuts if 0 < c < _MAX_CODE_POINT)})
+        self._ends = [*self._starts[1:], _MAX_CODE_POINT]
+        self.representatives = tuple(
+            _representative(low, high) for low, high in zip(self._starts, self._ends, strict=True)
+        )
+        self.legal = tuple(not _illegal(ord(rep)) for rep in self.representatives)
+        self.slash = self.of("/")
+        ranked = sorted(range(len(self._starts)), key=self._rank_key)
+        self._rank = {symbol: position for position, symbol in enumerate(ranked)}
+        self.by_rank = tuple(s for s in ranked if self.legal[s] and s != self.slash)
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def of(self, char: str) -> int:
+        """The class of ``char``."""
+        return bisect.bisect_right(self._starts, ord(char)) - 1
+
+    def between(self, low: str, high: str) -> frozenset[int]:
+        """The classes of every character from ``low`` to ``high``."""
+        return frozenset(range(self.of(low), self.of(high) + 1))
+
+    def rank(self, symbol: int) -> int:
+        """Readable representatives first."""
+        return self._rank[symbol]
+
+    def text(self, symbols: Iterable[int]) -> str:
+        """The representatives of ``symbols`` as a string."""
+        return "".join(self.representatives[s] for s in symbols)
+
+    def _rank_key(self, symbol: int) -> tuple[int, int]:
+        position = _PREFERRED.find(self.representatives[symbol])
+        return (position if position >= 0 else len(_PREFERRED), symbol)
+
+
+def path_alphabet(texts: Iterable[str]) -> PathAlphabet:
+    """The classes for globs and landmark paths ``texts``: every character they spell is a
+    class of its own, as is every character the path domain treats specially."""
+    cuts: set[int] = set()
+    for text in (*texts, _SPECIAL, _ILLEGAL_CHARS):
+        for char in text:
+            cuts.update((ord(char), ord(char) + 1))
+    for low, high in _ILLEGAL_RANGES:
+        cuts.update((low, high + 1))
+    return PathAlphabet(cuts)
+
+
+def _illegal(code: int) -> bool:
+    return chr(code) in _ILLEGAL_CHARS or any(low <= code <= high for low, high in _ILLEGAL_RANGES)
+
+
+def _representative(low: int, high: int) -> str:
+    """A readable character of ``[low, high)``: a preferred one if the run has one."""
+    for char in _PREFERRED:
+        if low <= ord(char) < high:
+            return char
+    return chr(low)
+
+
+class PathDomain:
+    """The normalized workspace-relative paths (see the module docstring)."""
+
+    def __init__(self, alphabet: PathAlphabet) -> None:
+        self._alphabet = alphabet
+        self.start: Hashable = _ROOT
+        self._mentioned: dict[Hashable, frozenset[int]] = {}
+
+    def step(self, state: Hashable, symbol: int) -> Hashable | None:
+        """The domain state after reading one character of class ``symbol``."""
+        alphabet = self._alphabet
+        if not alphabet.legal[symbol]:
+            return None
+        char = alphabet.representatives[symbol]
+        if char == "/":
+            if state in (_FREE,) or (isinstance(state, str) and state.startswith(_TRIE)):
+                return None if _device(state) else _SEGMENT
+            return None
+        if state in (_ROOT, _SEGMENT):
+            if char == ".":
+                return _DOT
+            return _name(_TRIE, char)
+        if state == _DOT:
+            return _DOT_DOT if char == "." else _FREE
+        if state in (_DOT_DOT, _FREE):
+            return _FREE
+        if state == _DEVICE_SPACE:
+            return _DEVICE_SPACE if char == " " else (None if char == "." else _FREE)
+        assert isinstance(state, str)
+        stepped = _name(state, char)
+        if stepped != _FREE or not _device(state):
+            return stepped
+        if char == " ":
+            return _DEVICE_SPACE
+        return None if char == "." else _FREE
+
+    def accepting(self, state: Hashable) -> bool:
+        """A complete valid path: the root, or a last segment that is a valid name."""
+        if state in (_ROOT, _FREE):
+            return True
+        return isinstance(state, str) and state.startswith(_TRIE) and not _device(state)
+
+    def mentioned(self, state: Hashable) -> frozenset[int]:
+        """The classes this state tells apart from the rest."""
+        found = self._mentioned.get(state)
+        if found is None:
+            chars = "/. " + "".join(c for c in _UPPER_OF if _name(state, c) != _FREE)
+            found = self._mentioned[state] = frozenset(self._alphabet.of(c) for c in chars)
+        return found
+
+    def rest(self, excluded: frozenset[int]) -> int | None:
+        """The most readable legal class outside ``excluded``."""
+        for symbol in self._alphabet.by_rank:
+            if symbol not in excluded:
+                return symbol
+        return None
+
+    def rank(self, symbol: int) -> int:
+        """Readable characters first."""
+        return self._alphabet.rank(symbol)
+
+
+def _name(state: Hashable, char: str) -> Hashable:
+    """Inside a segment that so far spells a prefix of a device name: the next state."""
+    if state in (_ROOT, _SEGMENT):
+        prefix = ""
+    elif isinstance(state, str) and state.startswith(_TRIE):
+        prefix = state[len(_TRIE) :]
+    else:
+        return _FREE
+    upper = _UPPER_OF.get(char)
+    if upper is not None and prefix + upper in _RESERVED_PREFIXES:
+        return _TRIE + prefix + upper
+    return _FREE
+
+
+def _device(state: Hashable) -> bool:
+    return isinstance(state, str) and state.startswith(_TRIE) and state[len(_TRIE) :] in _RESERVED
+
+
+def add_glob(nfa: Nfa, text: str, alphabet: PathAlphabet, pattern: int) -> int:
+    """Add the gitignore glob ``text`` (valid, as ``compile_glob`` accepted it) to ``nfa``;
+    its accept state reports ``pattern``. Returns its start state."""
+    builder = _Builder(nfa, alphabet)
+    start = nfa.state()
+    body = text
+    anchored = False
+    if body.startswith("/"):
+        body = body[1:]
+        anchored = True
+    directory = body.endswith("/")
+    if directory:
+        body = body[:-1]
+    segments = body.split("/")
+    if len(segments) > 1:
+        anchored = True
+    if not anchored:
+        segments.insert(0, "**")
+    groups: list[list[str]] = [[]]
+    for segment in segments:
+        if segment == "**":
+            if len(groups) == 1 or groups[-1]:
+                groups.append([])
+        else:
+            groups[-1].append(segment)
+    end = start
+    if len(groups) == 1:
+        end = builder.segments(end, groups[0])
+    else:
+        first, middle, last = groups[0], groups[1:-1], groups[-1]
+        if first:
+            end = builder.char(builder.segments(end, first), "/")
+        for group in middle:
+            end = builder.char(builder.segments(builder.any_segments(end), group), "/")
+        if last:
+            end = builder.segments(builder.any_segments(end), last)
+        else:
+            end = builder.anything(builder.one_of(end, SymbolSet(frozenset(), negated=True)))
+    if directory:
+        end = builder.anything(builder.char(end, "/"))
+    elif segments[-1] != "**":
+        below = builder.anything(builder.char(end, "/"))
+        # ``(?:/.*)?``: ``end`` itself accepts too; join both at a fresh state.
+        joined = nfa.state()
+        nfa.link(end, joined)
+        nfa.link(below, joined)
+        end = joined
+    nfa.accept(end, pattern)
+    return start
+
+
+def add_exact(nfa: Nfa, path: str, alphabet: PathAlphabet, pattern: int) -> int:
+    """Add the one path ``path`` (``below=False``) to ``nfa``; returns its start state."""
+    builder = _Builder(nfa, alphabet)
+    start = nfa.state()
+    end = start
+    for char in path:
+        end = builder.char(end, char)
+    nfa.accept(end, pattern)
+    return start
+
+
+class _Builder:
+    """Thompson construction of the pieces a glob is made of."""
+
+    def __init__(self, nfa: Nfa, alphabet: PathAlphabet) -> None:
+        self.nfa = nfa
+        self.alphabet = alphabet
+        self.not_slash = SymbolSet(frozenset({alphabet.slash}), negated=True)
+
+    def one_of(self, state: int, symbols: SymbolSet) -> int:
+        nxt = self.nfa.state()
+        self.nfa.edge(state, symbols, nxt)
+        return nxt
+
+    def char(self, state: int, char: str) -> int:
+        return self.one_of(state, SymbolSet(frozenset({self.alphabet.of(char)})))
+
+    def loop(self, state: int, symbols: SymbolSet) -> int:
+        """``symbols*`` after ``state``."""
+        inner = self.nfa.state()
+        self.nfa.link(state, inner)
+        self.nfa.edge(inner, symbols, inner)
+        return inner
+
+    def anything(self, state: int) -> int:
+        """``.*`` (any characters, ``/`` included)."""
+        return self.loop(state, SymbolSet(frozenset(), negated=True))
+
+    def any_segments(self, state: int) -> int:
+        """``(?:[^/]*/)*``: zero or more whole segments, each followed by ``/``."""
+        head = self.nfa.state()
+        self.nfa.link(state, head)
+        inner = self.loop(head, self.not_slash)
+        self.nfa.edge(inner, SymbolSet(frozenset({self.alphabet.slash})), head)
+        return head
+
+    def segments(self, state: int, segments: list[str]) -> int:
+        for index, segment in enumerate(segments):
+            if index:
+                state = self.char(state, "/")
+            state = self.segment(state, segment)
+        return state
+
+    def segment(self, state: int, segment: str) -> int:
+        index = 0
+        while index < len(segment):
+            char = segment[index]
+            if char == "*":
+                while index < len(segment) and segment[index] == "*":
+                    index += 1
+                state = self.loop(state, self.not_slash)
+                continue
+            if char == "?":
+                state = self.one_of(state, self.not_slash)
+            elif char == "[":
+                symbols, index = self.char_class(segment, index)
+                state = self.one_of(state, symbols)
+                continue
+            else:
+                state = self.char(state, char)
+            index += 1
+        return state
+
+    def char_class(self, segment: str, start: int) -> tuple[SymbolSet, int]:
+        """``[...]`` at ``segment[start]``, read as ``compile_glob`` reads it."""
+        index = start + 1
+        negate = index < len(segment) and segment[index] in "!^"
+        if negate:
+            index += 1
+        members: set[int] = set()
+        first = True
+        while True:
+            char = segment[index]
+            if char == "]" and not first:
+                break
+            first = False
+            if index + 2 < len(segment) and segment[index + 1] == "-" and segment[index + 2] != "]":
+                members |= self.alphabet.between(char, segment[index + 2])
+                index += 3
+            else:
+                members.add(self.alphabet.of(char))
+                index += 1
+        if negate:
+            return SymbolSet(frozenset(members | {self.alphabet.slash}), negated=True), index + 1
+        return SymbolSet(frozenset(members)), index + 1
