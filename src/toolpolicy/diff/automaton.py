@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+from ..core.errors import ToolPolicyError
 
 __all__ = [
     "MAX_STATES",
@@ -31,8 +33,9 @@ __all__ = [
 MAX_STATES = 400_000
 
 
-class AutomatonTooLarge(Exception):
-    """The search would visit more than :data:`MAX_STATES` states."""
+class AutomatonTooLarge(ToolPolicyError):
+    """The search would visit more than :data:`MAX_STATES` states: the diff refuses to
+    answer rather than answer incompletely."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,14 +143,15 @@ class CompiledNfa:
 
 
 _State = tuple[Hashable, frozenset[int]]
+L = TypeVar("L", bound=Hashable)
 
 
 def explore(
     nfa: CompiledNfa,
     starts: Iterable[int],
     domain: Domain,
-    label: Callable[[frozenset[int]], Hashable],
-) -> dict[Hashable, tuple[int, ...]]:
+    label: Callable[[frozenset[int]], L],
+) -> dict[L, tuple[int, ...]]:
     """Every label reachable on a valid string, each with a shortest string reaching it.
 
     ``label`` maps the set of matched patterns to a label (e.g. the decisions of both
@@ -155,8 +159,8 @@ def explore(
     """
     start: _State = (domain.start, nfa.start_set(starts))
     parents: dict[_State, tuple[_State, int] | None] = {start: None}
-    labels: dict[frozenset[int], Hashable] = {}
-    found: dict[Hashable, tuple[int, ...]] = {}
+    labels: dict[frozenset[int], L] = {}
+    found: dict[L, tuple[int, ...]] = {}
     queue = deque([start])
     moves = nfa.moves
     while queue:
@@ -176,7 +180,10 @@ def explore(
             nxt = (after, targets)
             if nxt not in parents:
                 if len(parents) >= MAX_STATES:
-                    raise AutomatonTooLarge(f"more than {MAX_STATES} states")
+                    raise AutomatonTooLarge(
+                        f"the rules are too intricate to compare completely "
+                        f"(more than {MAX_STATES} automaton states)"
+                    )
                 parents[nxt] = (current, symbol)
                 queue.append(nxt)
     return found

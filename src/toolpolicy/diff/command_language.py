@@ -96,7 +96,12 @@ class CommandSemantics(Protocol):
     """How a command rule's prefix reads a simple command, as a word automaton."""
 
     def add_pattern(
-        self, nfa: Nfa, pattern: CommandPattern, behavior: Behavior, alphabet: WordAlphabet, id_: int
+        self,
+        nfa: Nfa,
+        pattern: CommandPattern,
+        behavior: Behavior,
+        alphabet: WordAlphabet,
+        id_: int,
     ) -> int:
         """Add ``pattern`` as a rule of ``behavior`` reads it; returns its start state."""
         ...
@@ -122,7 +127,12 @@ class PrefixSemantics:
         return (pattern.words, behavior is Behavior.ALLOW)
 
     def add_pattern(
-        self, nfa: Nfa, pattern: CommandPattern, behavior: Behavior, alphabet: WordAlphabet, id_: int
+        self,
+        nfa: Nfa,
+        pattern: CommandPattern,
+        behavior: Behavior,
+        alphabet: WordAlphabet,
+        id_: int,
     ) -> int:
         """Prefix for allow; program then the other words in order for deny and ask."""
         anything = SymbolSet(frozenset(), negated=True)
@@ -131,7 +141,11 @@ class PrefixSemantics:
             if position and behavior is not Behavior.ALLOW:
                 nfa.edge(state, anything, state)
             nxt = nfa.state()
-            nfa.edge(state, anything if word == _WILDCARD else SymbolSet(frozenset({alphabet.of(word)})), nxt)
+            nfa.edge(
+                state,
+                anything if word == _WILDCARD else SymbolSet(frozenset({alphabet.of(word)})),
+                nxt,
+            )
             state = nxt
         nfa.edge(state, anything, state)
         nfa.accept(state, id_)

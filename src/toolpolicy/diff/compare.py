@@ -1,4 +1,4 @@
-"""Decide every probe on both sides and compare the effective decisions.
+"""Decide every call on both sides and compare the effective decisions.
 
 The effective decision is the one before any human answers: behavior (allow / ask / deny),
 source and reason, and for an execute call that may run (allow or ask) the sandbox mode it
@@ -88,12 +88,14 @@ class ProbeResult:
 
 @dataclass(frozen=True, slots=True)
 class DiffReport:
-    """Everything a renderer shows. ``calls_file`` is ``None`` when no recorded calls were
-    given; ``replayed`` counts its calls, ``skipped`` its lines without arguments."""
+    """Everything a renderer shows. ``regions`` counts the argument regions the calls
+    witness; ``calls_file`` is ``None`` when no recorded calls were given; ``replayed``
+    counts its calls, ``skipped`` its lines without arguments."""
 
     left: str
     right: str
     results: tuple[ProbeResult, ...]
+    regions: int = 0
     calls_file: str | None = None
     replayed: int = 0
     skipped: int = 0
@@ -164,4 +166,5 @@ def compare(
         a = decide(left, probe, left_knobs)
         b = decide(right, probe, right_knobs)
         results.append(ProbeResult(probe, a, b, change_of(a, b)))
-    return DiffReport(labels[0], labels[1], tuple(results))
+    regions = len({p.region for p in probes if p.region is not None})
+    return DiffReport(labels[0], labels[1], tuple(results), regions)

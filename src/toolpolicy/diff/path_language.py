@@ -40,7 +40,7 @@ _RESERVED_PREFIXES = frozenset(name[:end] for name in _RESERVED for end in range
 _UPPER_OF = {c: c for c in "".join(_RESERVED)} | {
     c.lower(): c for c in "".join(_RESERVED) if c.isalpha()
 }
-_UPPER_OF["ı"] = "I"
+_UPPER_OF["\u0131"] = "I"  # dotless i
 _SPECIAL = "/. " + "".join(_UPPER_OF)
 
 _ROOT = "root"

@@ -1,11 +1,13 @@
 """Recorded calls to replay in a diff: a JSONL file of ``{"tool", "arguments"}`` lines.
 
-Also accepted, line by line: a ``toolpolicy run --audit`` record (it carries ``arguments``
-only when raw arguments were recorded; a record with just ``arguments_sha256`` is skipped
-and counted) and a scripted model reply (``{"tool_calls": [{"name", "arguments"}]}``; a
-reply with only ``content`` holds no call). ``arguments`` may be an object or the JSON
-string a model sent. Blank lines are ignored. Anything else — a line that is not JSON, not
-an object, or has no tool name — stops the replay with :class:`RecordedCallsError` at
+Also accepted, line by line: a toolpolicy audit record (``tool`` and ``arguments``, which
+an audit carries when recorded with ``--audit-arguments``: secret-looking values and
+``content`` are replaced by strings, which decide the same; a record with just
+``arguments_sha256`` is not replayable, and counted) and a scripted model reply
+(``{"tool_calls": [{"name", "arguments"}]}``; a reply with only ``content`` holds no
+call). ``arguments`` may be an object or the JSON string a model sent. Blank lines are
+ignored. Anything else — a line that is not JSON, not an object, or has no tool name —
+stops the replay with :class:`RecordedCallsError` at
 ``file:line``. The file, each line and the number of calls are bounded.
 """
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..compile.commands import CommandPattern
 from ..compile.rules import CompiledRule
@@ -106,6 +107,8 @@ class _Found:
 
 
 _Rules = tuple[Sequence[CompiledRule], Sequence[CompiledRule]]
+_Label = tuple[int | None, int | None, frozenset[int]]
+K = TypeVar("K", bound=Hashable)
 
 
 def argument_regions(
@@ -139,9 +142,7 @@ def argument_regions(
         else:
             argument = None
             key = ("constant", orders)
-            cache[key] = [
-                _Found(None, None, _order(rules[0], ()), _order(rules[1], ()), None)
-            ]
+            cache[key] = [_Found(None, None, _order(rules[0], ()), _order(rules[1], ()), None)]
         sides = ({r.order: r for r in rules[0]}, {r.order: r for r in rules[1]})
         for item in cache[key]:
             refs = [
@@ -254,10 +255,10 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
 
 def _labeler(
     rules: _Rules,
-    ids: Mapping[Hashable, int],
-    keys: Callable[[CompiledRule], list[Hashable]],
+    ids: Mapping[K, int],
+    keys: Callable[[CompiledRule], list[K]],
     first_special: int,
-) -> Callable[[frozenset[int]], Hashable]:
+) -> Callable[[frozenset[int]], _Label]:
     """Matched pattern ids → (left decider, right decider, specials matched)."""
     hitters: list[dict[int, list[CompiledRule]]] = []
     for side in rules:
@@ -269,7 +270,7 @@ def _labeler(
                     by_id.setdefault(ids[key], []).append(rule)
         hitters.append(by_id)
 
-    def label(matched: frozenset[int]) -> Hashable:
+    def label(matched: frozenset[int]) -> _Label:
         marks = frozenset(i - first_special for i in matched if i >= first_special)
         return (
             _order(rules[0], (r for i in matched for r in hitters[0].get(i, ()))),

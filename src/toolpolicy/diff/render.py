@@ -16,6 +16,14 @@ from .probes import Probe
 
 __all__ = ["RENDERERS", "call_text", "render_json", "render_markdown", "render_text"]
 
+FACTS_NOTE = (
+    "Facts the rules cannot see (the workspace boundary, symlinks, the protected set) are "
+    "the same on both sides; the physical probes check how each side treats them."
+)
+REGIONS_TITLE = "Argument regions (every value the rules tell apart, shortest witness)"
+PHYSICAL_TITLE = "Physical probes (boundary, symlink, reserved name)"
+RECORDED_TITLE = "Recorded calls"
+RECORDED_ORIGIN = "recorded "
 MAX_CALL_CHARS = 100
 MAX_VALUE_CHARS = 48
 _HEADERS = ("CALL", "LEFT", "RIGHT", "CHANGE")
@@ -37,11 +45,16 @@ def call_text(probe: Probe, *, compact: bool = False) -> str:
 
 
 def render_text(report: DiffReport, show_all: bool = False) -> str:
-    """A readable table (call, left, right, change) and the verdict."""
+    """Both sides, one table per section (argument regions, physical probes, recorded
+    calls), each row with the rules that decide its region, and the verdict."""
     lines = [f"left:  {_printable(report.left)}", f"right: {_printable(report.right)}"]
-    lines.append(f"probes: {len(report.results)}{_recorded_note(report)}")
-    rows = _rows(report, show_all)
-    if rows:
+    lines.append(f"calls: {_counts(report)}{_recorded_note(report)}")
+    shown = False
+    for title, rows in _sections(report, show_all):
+        if not rows:
+            continue
+        shown = True
+        lines.extend(["", f"{title}:"])
         cells = [_HEADERS] + [
             (
                 call_text(r.probe, compact=True),
@@ -52,28 +65,34 @@ def render_text(report: DiffReport, show_all: bool = False) -> str:
             for r in rows
         ]
         widths = [max(len(row[i]) for row in cells) for i in range(3)]
-        lines.append("")
-        for row in cells:
+        for index, row in enumerate(cells):
             padded = [row[i].ljust(widths[i]) for i in range(3)]
-            lines.append("  ".join([*padded, row[3]]))
-    else:
+            lines.append("  " + "  ".join([*padded, row[3]]))
+            region = rows[index - 1].probe.region if index else None
+            if region is not None:
+                lines.append("      " + _printable(region.describe()))
+    if not shown:
         lines.extend(["", "no differences"])
-    lines.extend(["", f"verdict: {report.verdict.value} ({_summary(report)})"])
+    lines.extend(["", FACTS_NOTE, "", f"verdict: {report.verdict.value} ({_summary(report)})"])
     return "\n".join(lines)
 
 
 def render_json(report: DiffReport, show_all: bool = False) -> str:
-    """``{"left", "right", "verdict", "probes", "summary", "recorded", "differences"}``, and
-    ``"agreeing"`` with ``show_all``."""
+    """``{"left", "right", "verdict", "probes", "regions", "summary", "recorded", "facts",
+    "differences"}``, and ``"agreeing"`` with ``show_all``. Each entry has ``call`` (the
+    region's witness), ``origin``, ``left``, ``right``, ``change`` and ``region`` (``null``
+    for a physical probe or a recorded call)."""
     out: dict[str, Any] = {
         "left": report.left,
         "right": report.right,
         "verdict": report.verdict.value,
         "probes": len(report.results),
+        "regions": report.regions,
         "summary": {c.value: report.count(c) for c in (Change.WIDEN, Change.NARROW, Change.SAME)},
         "recorded": None
         if report.calls_file is None
         else {"file": report.calls_file, "replayed": report.replayed, "skipped": report.skipped},
+        "facts": FACTS_NOTE,
         "differences": [_entry(r) for r in report.differences],
     }
     if show_all:
@@ -82,23 +101,29 @@ def render_json(report: DiffReport, show_all: bool = False) -> str:
 
 
 def render_markdown(report: DiffReport, show_all: bool = False) -> str:
-    """A heading, the verdict and a table to paste into a pull request."""
+    """A heading, the verdict and a table per section to paste into a pull request."""
     lines = [
         f"### toolpolicy diff: {_code(report.left)} → {_code(report.right)}",
         "",
         f"**Verdict: {report.verdict.value}** ({_summary(report)}){_recorded_note(report)}.",
     ]
-    rows = _rows(report, show_all)
-    if rows:
-        lines.extend(["", "| call | left | right | change |", "| --- | --- | --- | --- |"])
+    for title, rows in _sections(report, show_all):
+        if not rows:
+            continue
+        lines.extend(["", f"#### {title}", ""])
+        lines.extend(
+            ["| call | left | right | change | region |", "| --- | --- | --- | --- | --- |"]
+        )
         for r in rows:
             cells = (
                 _code(call_text(r.probe)),
                 _outcome_markdown(r.left),
                 _outcome_markdown(r.right),
                 f"**{r.change.value}**" if r.change in _MOVES else r.change.value,
+                "" if r.probe.region is None else _printable(r.probe.region.describe()),
             )
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    lines.extend(["", f"_{FACTS_NOTE}_"])
     return "\n".join(lines)
 
 
@@ -111,8 +136,29 @@ RENDERERS: Mapping[str, Callable[[DiffReport, bool], str]] = {
 _MOVES = (Change.WIDEN, Change.NARROW)
 
 
-def _rows(report: DiffReport, show_all: bool) -> tuple[ProbeResult, ...]:
-    return report.results if show_all else report.differences
+def _sections(report: DiffReport, show_all: bool) -> list[tuple[str, list[ProbeResult]]]:
+    rows = report.results if show_all else report.differences
+    return [
+        (title, [r for r in rows if _section(r) == title])
+        for title in (REGIONS_TITLE, PHYSICAL_TITLE, RECORDED_TITLE)
+    ]
+
+
+def _section(result: ProbeResult) -> str:
+    if result.probe.region is not None:
+        return REGIONS_TITLE
+    if result.probe.origin.startswith(RECORDED_ORIGIN):
+        return RECORDED_TITLE
+    return PHYSICAL_TITLE
+
+
+def _counts(report: DiffReport) -> str:
+    regions = sum(1 for r in report.results if r.probe.region is not None)
+    recorded = sum(1 for r in report.results if _section(r) == RECORDED_TITLE)
+    return (
+        f"{regions} for {report.regions} argument regions, "
+        f"{len(report.results) - regions - recorded} physical probes, {recorded} recorded"
+    )
 
 
 def _entry(result: ProbeResult) -> dict[str, Any]:
@@ -123,13 +169,14 @@ def _entry(result: ProbeResult) -> dict[str, Any]:
         "left": result.left.to_json(),
         "right": result.right.to_json(),
         "change": result.change.value,
+        "region": None if probe.region is None else probe.region.to_json(),
     }
 
 
 def _summary(report: DiffReport) -> str:
     moved = report.count(Change.WIDEN) + report.count(Change.NARROW)
     return (
-        f"{moved} of {len(report.results)} probes decided differently: "
+        f"{moved} of {len(report.results)} calls decided differently: "
         f"{report.count(Change.WIDEN)} widen, {report.count(Change.NARROW)} narrow; "
         f"{report.count(Change.SAME)} same behavior with a different source"
     )
@@ -140,7 +187,8 @@ def _recorded_note(report: DiffReport) -> str:
         return ""
     return (
         f" (replayed {report.replayed} recorded calls from {_printable(report.calls_file)}; "
-        f"{report.skipped} lines skipped: no arguments recorded)"
+        f"{report.skipped} lines not replayable: no arguments recorded "
+        "(record with --audit-arguments))"
     )
 
 

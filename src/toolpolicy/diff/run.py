@@ -24,7 +24,8 @@ def run_diff(
     workspace: str | None = None,
 ) -> DiffReport:
     """Compare the effective decisions of two sides (presets, profiles, ``PROFILE@PRESET``
-    or policy files) on generated probes plus the recorded ``calls``.
+    or policy files) on every argument region, the physical probes and the recorded
+    ``calls``.
 
     ``profile`` serves sides that name only a preset. Both sides are decided in the same
     workspace: ``workspace`` when given, else a scratch one removed afterwards. Raises
