@@ -12,11 +12,14 @@ from .conftest import run_cli
 EQUIVALENT_P03 = """\
 left:  P03@workspace-write
 right: P03@workspace-write
-probes: 23
+calls: 27 for 11 argument regions, 12 physical probes, 0 recorded
 
 no differences
 
-verdict: equivalent (0 of 23 probes decided differently: 0 widen, 0 narrow; \
+Facts the rules cannot see (the workspace boundary, symlinks, the protected set) are the \
+same on both sides; the physical probes check how each side treats them.
+
+verdict: equivalent (0 of 39 calls decided differently: 0 widen, 0 narrow; \
 0 same behavior with a different source)
 """
 
@@ -34,18 +37,18 @@ def test_the_two_default_presets_print_a_table_and_exit_1(tmp_path: Path) -> Non
     assert lines[:3] == [
         "left:  P03@workspace-write",
         "right: P03@danger-full-access",
-        "probes: 23",
+        "calls: 27 for 11 argument regions, 12 physical probes, 0 recorded",
     ]
-    assert lines[4].split() == ["CALL", "LEFT", "RIGHT", "CHANGE"]
-    assert lines[5].split("  ")[0] == "shell command=ls"
-    assert " ".join(lines[5].split()) == (
-        "shell command=ls ask (shell-default) [workspace-write] deny (approval-policy) narrow"
-    )
+    assert lines[4] == "Argument regions (every value the rules tell apart, shortest witness):"
+    assert lines[5].split() == ["CALL", "LEFT", "RIGHT", "CHANGE"]
+    assert lines[6].split("  ")[1] == "shell command=w"
     assert " ".join(lines[6].split()) == (
-        "write_file path=notes.txt content=x ask (confirm-file-write) deny (approval-policy) narrow"
+        "shell command=w ask (shell-default) [workspace-write] deny (approval-policy) narrow"
     )
+    assert lines[7] == "      left: no rule; right: no rule"
+    assert "Physical probes" not in done.stdout  # the presets treat the boundary alike
     assert lines[-1] == (
-        "verdict: less-permissive (6 of 23 probes decided differently: 0 widen, 6 narrow; "
+        "verdict: less-permissive (12 of 39 calls decided differently: 0 widen, 12 narrow; "
         "0 same behavior with a different source)"
     )
     assert not any(line.endswith(" none") for line in lines)
@@ -71,8 +74,10 @@ def test_json_has_the_documented_shape(tmp_path: Path) -> None:
         "right",
         "verdict",
         "probes",
+        "regions",
         "summary",
         "recorded",
+        "facts",
         "differences",
     ]
     assert (out["left"], out["right"], out["verdict"]) == (
@@ -80,11 +85,14 @@ def test_json_has_the_documented_shape(tmp_path: Path) -> None:
         "P03@workspace-write",
         "less-permissive",
     )
-    assert out["summary"] == {"widen": 0, "narrow": 10, "same": 0}
+    assert out["summary"] == {"widen": 0, "narrow": 16, "same": 2}
     assert out["recorded"] is None
-    assert out["differences"][0] == {
-        "call": {"tool": "write_file", "arguments": {"path": "notes.txt", "content": "x"}},
-        "origin": "representative write call",
+    first = out["differences"][0]
+    assert first["region"]["right"]["at"].startswith("confirm-file-write (")
+    first["region"]["right"]["at"] = "..."
+    assert first == {
+        "call": {"tool": "write_file", "arguments": {"path": "a", "content": "x"}},
+        "origin": "region",
         "left": {
             "behavior": "allow",
             "source": "default",
@@ -98,9 +106,29 @@ def test_json_has_the_documented_shape(tmp_path: Path) -> None:
             "sandbox": None,
         },
         "change": "narrow",
+        "region": {
+            "tool": "write_file",
+            "argument": "path",
+            "witness": "a",
+            "left": None,
+            "right": {
+                "rule": "confirm-file-write",
+                "at": "...",
+                "behavior": "ask",
+                "patterns": [],
+            },
+            "special": None,
+        },
     }
-    assert len(out["differences"]) == 10
-    assert out["probes"] == 23
+    assert len(out["differences"]) == 18
+    assert (out["probes"], out["regions"]) == (39, 11)
+    physical = [d for d in out["differences"] if d["region"] is None]
+    assert {d["origin"] for d in physical} == {
+        "boundary: '..' climbs out of the workspace",
+        "boundary: absolute path",
+        "boundary: symlink escape",
+        "boundary: reserved name",
+    }
 
 
 def test_all_also_lists_the_probes_that_agree(tmp_path: Path) -> None:
@@ -111,7 +139,7 @@ def test_all_also_lists_the_probes_that_agree(tmp_path: Path) -> None:
     text = run_cli("diff", "P03", "P03", "--all", cwd=tmp_path)
     assert text.returncode == 0
     rows = [line for line in text.stdout.splitlines() if line.endswith(" none")]
-    assert len(rows) == 23
+    assert len(rows) == 39
 
 
 def test_markdown_is_a_table_to_paste_into_a_pull_request(tmp_path: Path) -> None:
@@ -120,14 +148,16 @@ def test_markdown_is_a_table_to_paste_into_a_pull_request(tmp_path: Path) -> Non
     lines = done.stdout.splitlines()
     assert lines[0] == "### toolpolicy diff: `P02@workspace-write` → `P03@workspace-write`"
     assert lines[2] == (
-        "**Verdict: less-permissive** (10 of 23 probes decided differently: 0 widen, 10 narrow; "
-        "0 same behavior with a different source)."
+        "**Verdict: less-permissive** (16 of 39 calls decided differently: 0 widen, 16 narrow; "
+        "2 same behavior with a different source)."
     )
-    assert lines[4:7] == [
-        "| call | left | right | change |",
-        "| --- | --- | --- | --- |",
-        '| `write_file {"path": "notes.txt", "content": "x"}` | allow (`default`) '
-        "| ask (`confirm-file-write`) | **narrow** |",
+    assert lines[4:9] == [
+        "#### Argument regions (every value the rules tell apart, shortest witness)",
+        "",
+        "| call | left | right | change | region |",
+        "| --- | --- | --- | --- | --- |",
+        '| `write_file {"path": "a", "content": "x"}` | allow (`default`) '
+        "| ask (`confirm-file-write`) | **narrow** | left: no rule; right: confirm-file-write (ask) |",
     ]
 
 
@@ -142,7 +172,7 @@ def test_markdown_escapes_pipes_and_backticks_in_recorded_calls(tmp_path: Path) 
     )
     row = next(line for line in done.stdout.splitlines() if "a\\|b" in line)
     assert row.startswith('| ``write_file {"path": "a\\|b`c", "content": "x"}`` |')
-    assert row.count(" | ") == 3
+    assert row.count(" | ") == 4
 
 
 def test_an_unknown_side_exits_2_naming_it(tmp_path: Path) -> None:
@@ -201,11 +231,12 @@ def test_recorded_calls_are_replayed_and_skipped_lines_reported(tmp_path: Path, 
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     assert lines[2] == (
-        "probes: 28 (replayed 1 recorded calls from audit.jsonl; 1 lines skipped: "
-        "no arguments recorded)"
+        "calls: 33 for 13 argument regions, 12 physical probes, 1 recorded (replayed 1 recorded "
+        "calls from audit.jsonl; 1 lines not replayable: no arguments recorded (record with "
+        "--audit-arguments))"
     )
     assert any(
-        line.startswith("write_file path=third_party/zlib/zutil.c content=x ")
+        line.startswith("  write_file path=third_party/zlib/zutil.c content=x ")
         and line.endswith(" narrow")
         for line in lines
     )

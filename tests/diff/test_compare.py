@@ -28,7 +28,7 @@ def _find(report: DiffReport, tool: str, arguments: dict[str, object]) -> ProbeR
 def test_the_two_default_presets_differ_on_shell_and_on_file_writes() -> None:
     report = run_diff("workspace-write", "danger-full-access")
     assert (report.left, report.right) == ("P03@workspace-write", "P03@danger-full-access")
-    shell = _find(report, "shell", {"command": "ls"})
+    shell = _find(report, "shell", {"command": "w"})
     assert shell.left == Outcome(
         Behavior.ASK,
         "shell-default",
@@ -42,13 +42,13 @@ def test_the_two_default_presets_differ_on_shell_and_on_file_writes() -> None:
         None,
     )
     assert shell.change is Change.NARROW
-    write = _find(report, "write_file", {"path": "notes.txt", "content": "x"})
+    write = _find(report, "write_file", {"path": "a", "content": "x"})
     assert (write.left.behavior, write.right.behavior, write.change) == (
         Behavior.ASK,
         Behavior.DENY,
         Change.NARROW,
     )
-    read = _find(report, "read_file", {"path": "README.md"})
+    read = _find(report, "read_file", {"path": "a"})
     assert read.change is Change.NONE
     assert report.verdict is Verdict.LESS_PERMISSIVE
     assert report.count(Change.WIDEN) == 0
@@ -64,7 +64,7 @@ def test_a_selection_against_itself_is_equivalent_with_zero_differences(team: Pa
 
 def test_p02_to_p03_is_less_permissive_because_writes_go_from_allow_to_ask() -> None:
     report = run_diff("P02", "P03")
-    write = _find(report, "write_file", {"path": "notes.txt", "content": "x"})
+    write = _find(report, "write_file", {"path": "a", "content": "x"})
     assert (write.left.behavior, write.right.behavior) == (Behavior.ALLOW, Behavior.ASK)
     assert (write.left.source, write.right.source) == ("default", "confirm-file-write")
     assert report.verdict is Verdict.LESS_PERMISSIVE
@@ -74,16 +74,26 @@ def test_p02_to_p03_is_less_permissive_because_writes_go_from_allow_to_ask() -> 
 def test_a_user_deny_on_vendored_c_narrows_only_inside_its_pattern(team: Path) -> None:
     report = run_diff("P03", str(team))
     assert report.verdict is Verdict.LESS_PERMISSIVE
+    escalated = {"sandbox_permissions": "danger-full-access", "justification": "probe"}
     assert [(r.probe.tool, r.probe.arguments) for r in report.differences] == [
-        ("write_file", {"path": "third_party/x/y.c", "content": "x"}),
-        ("edit_file", {"path": "third_party/x/y.c", "old_string": "a", "new_string": "b"}),
+        ("write_file", {"path": "third_party/.c", "content": "x"}),
+        ("write_file", {"path": "third_party/.c", "content": "x", **escalated}),
+        ("edit_file", {"path": "third_party/.c", "old_string": "a", "new_string": "b"}),
+        (
+            "edit_file",
+            {"path": "third_party/.c", "old_string": "a", "new_string": "b", **escalated},
+        ),
     ]
     first = report.differences[0]
     assert first.right == Outcome(
         Behavior.DENY, "no-vendored-c", "Vendored C sources are read-only", None
     )
-    near = _find(report, "write_file", {"path": "third_party/x/y.h", "content": "x"})
-    assert near.change is Change.NONE
+    region = first.probe.region
+    assert region is not None and region.left is not None and region.right is not None
+    assert (region.left.name, region.right.name) == ("confirm-file-write", "no-vendored-c")
+    assert region.right.patterns == ("third_party/**/*.c",)
+    # Reads are not in the rule's tools: no read region differs.
+    assert not any(r.probe.tool == "read_file" for r in report.differences)
 
 
 def test_an_allowed_shell_command_widens_and_its_compound_hiding_place_does_not(
@@ -92,8 +102,10 @@ def test_an_allowed_shell_command_widens_and_its_compound_hiding_place_does_not(
     report = run_diff("P03", str(git_status))
     assert report.verdict is Verdict.MORE_PERMISSIVE
     assert [r.probe.arguments for r in report.differences] == [{"command": "git status"}]
-    hidden = _find(report, "shell", {"command": "true && git status"})
-    assert (hidden.left.behavior, hidden.right.behavior) == (Behavior.ASK, Behavior.ASK)
+    hidden = decide(
+        load(str(git_status)), Probe("shell", {"command": "true && git status"}, "test")
+    )
+    assert hidden.behavior is Behavior.ASK
 
 
 def test_a_wider_sandbox_for_an_allowed_execute_call_is_a_widen(git_status: Path) -> None:
@@ -110,7 +122,7 @@ def test_a_wider_sandbox_for_an_allowed_execute_call_is_a_widen(git_status: Path
 
 def test_a_call_a_side_cannot_make_is_a_deny_from_its_error_code() -> None:
     report = run_diff("P01", "P02")
-    read = _find(report, "read_file", {"path": "README.md"})
+    read = _find(report, "read_file", {"path": "a"})
     assert read.left == Outcome(
         Behavior.DENY, "unknown_tool", "Error [unknown_tool]: Unknown tool: read_file", None
     )
@@ -171,7 +183,7 @@ def test_the_verdict_of_mixed_changes_is_incomparable(tmp_path: Path) -> None:
     both = tmp_path / "both.yaml"
     both.write_text(TEAM_POLICY + GIT_STATUS_POLICY.split("rules:\n", 1)[1], encoding="utf-8")
     report = run_diff("P03", str(both))
-    assert (report.count(Change.WIDEN), report.count(Change.NARROW)) == (1, 2)
+    assert (report.count(Change.WIDEN), report.count(Change.NARROW)) == (1, 4)
     assert report.verdict is Verdict.INCOMPARABLE
 
 

@@ -14,20 +14,29 @@ def _calls(probes: tuple[Probe, ...]) -> list[tuple[str, object]]:
     return [(p.tool, p.arguments) for p in probes]
 
 
-def test_every_tool_of_either_side_gets_a_representative_call(tmp_path: Path) -> None:
+def test_every_tool_of_either_side_gets_a_call_per_region(tmp_path: Path) -> None:
     probes = generate_probes(load("P01", workspace=tmp_path), load("P03", workspace=tmp_path))
-    calls = _calls(probes)
-    assert calls[:5] == [
-        ("shell", {"command": "ls"}),
-        ("read_file", {"path": "README.md"}),
-        ("write_file", {"path": "notes.txt", "content": "x"}),
-        ("edit_file", {"path": "notes.txt", "old_string": "a", "new_string": "b"}),
+    plain = [
+        (p.tool, p.arguments)
+        for p in probes
+        if p.origin == "region" and p.region is not None and p.region.special is None
+    ]
+    assert plain == [
+        ("shell", {"command": "w"}),
+        ("read_file", {"path": "a"}),
+        ("write_file", {"path": "a", "content": "x"}),
+        ("edit_file", {"path": "a", "old_string": "a", "new_string": "b"}),
         ("glob", {"pattern": "**/*"}),
     ]
-    assert [p.origin for p in probes[:2]] == [
-        "representative execute call",
-        "representative read call",
-    ]
+    specials = {(p.tool, p.region.special) for p in probes if p.region and p.region.special}
+    assert specials == {
+        ("shell", "the empty command line"),
+        ("read_file", "the workspace root"),
+        ("write_file", "the workspace root"),
+        ("write_file", "protected: .git"),
+        ("edit_file", "the workspace root"),
+        ("edit_file", "protected: .git"),
+    }
 
 
 def test_path_tools_get_the_boundary_cases(tmp_path: Path) -> None:
@@ -48,9 +57,9 @@ def test_without_an_escape_link_there_is_no_symlink_probe(tmp_path: Path) -> Non
 def test_calls_are_probed_with_and_without_an_escalation_request(tmp_path: Path) -> None:
     p03 = load("P03", workspace=tmp_path)
     calls = _calls(generate_probes(p03, p03))
-    assert ("shell", {"command": "ls"}) in calls
+    assert ("shell", {"command": "w"}) in calls
     for mode in ("workspace-write", "danger-full-access"):
-        escalated = {"command": "ls", "sandbox_permissions": mode, "justification": "probe"}
+        escalated = {"command": "w", "sandbox_permissions": mode, "justification": "probe"}
         assert ("shell", escalated) in calls
     assert not any(
         isinstance(args, dict) and args.get("sandbox_permissions") == "read-only"
@@ -58,25 +67,22 @@ def test_calls_are_probed_with_and_without_an_escalation_request(tmp_path: Path)
     )
 
 
-def test_a_user_deny_on_a_glob_yields_a_probe_inside_it_and_a_near_miss(
+def test_a_user_deny_on_a_glob_yields_its_region_on_the_tools_it_names(
     tmp_path: Path, team: Path
 ) -> None:
     probes = generate_probes(load("P03", workspace=tmp_path), load(str(team), workspace=tmp_path))
     inside = [
         p
         for p in probes
-        if p.tool in ("write_file", "edit_file")
-        and isinstance(p.arguments, dict)
-        and p.arguments["path"] == "third_party/x/y.c"
+        if isinstance(p.arguments, dict) and p.arguments.get("path") == "third_party/.c"
     ]
-    assert [p.tool for p in inside] == ["write_file", "edit_file"]
-    assert inside[0].origin == (f"rule no-vendored-c ({team}:6): matches path third_party/**/*.c")
-    miss = [
-        p
-        for p in probes
-        if isinstance(p.arguments, dict) and p.arguments.get("path") == "third_party/x/y.h"
-    ]
-    assert [p.tool for p in miss] == ["write_file", "edit_file"]
+    assert [p.tool for p in inside if p.origin == "region"] == ["write_file", "edit_file"]
+    region = inside[0].region
+    assert region is not None and region.right is not None
+    assert region.right.label == f"no-vendored-c ({team}:6)"
+    assert region.describe() == (
+        "left: confirm-file-write (ask); right: no-vendored-c (deny: third_party/**/*.c)"
+    )
     assert not any(
         isinstance(p.arguments, dict) and p.arguments.get("path", "").startswith("third_party")
         for p in probes
@@ -84,9 +90,7 @@ def test_a_user_deny_on_a_glob_yields_a_probe_inside_it_and_a_near_miss(
     )
 
 
-def test_a_command_rule_yields_the_prefix_a_hidden_compound_and_a_near_miss(
-    tmp_path: Path, git_status: Path
-) -> None:
+def test_a_command_rule_yields_its_region_and_the_rest(tmp_path: Path, git_status: Path) -> None:
     probes = generate_probes(
         load("P03", workspace=tmp_path), load(str(git_status), workspace=tmp_path)
     )
@@ -97,17 +101,17 @@ def test_a_command_rule_yields_the_prefix_a_hidden_compound_and_a_near_miss(
         and isinstance(p.arguments, dict)
         and "sandbox_permissions" not in p.arguments
     ]
-    assert commands == ["ls", "git status", "true && git status", "git"]
+    assert commands == ["git status", "w", ""]
 
 
 def test_probes_are_deduplicated_first_origin_kept(tmp_path: Path, team: Path) -> None:
     side = load(str(team), workspace=tmp_path)
     once = generate_probes(side, side)
     assert len({p.key for p in once}) == len(once)
-    recorded = Probe("read_file", {"path": "README.md"}, "recorded calls.jsonl:1")
+    recorded = Probe("read_file", {"path": "a"}, "recorded calls.jsonl:1")
     again = generate_probes(side, side, recorded=[recorded])
     assert len(again) == len(once)
-    assert again[1].origin == "representative read call"
+    assert [p.origin for p in again if p.arguments == {"path": "a"}] == ["region"]
 
 
 def test_the_scratch_workspace_has_a_real_escape_link_and_is_removed() -> None:

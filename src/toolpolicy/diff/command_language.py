@@ -88,8 +88,8 @@ class WordDomain:
         return self._alphabet.other
 
     def rank(self, symbol: int) -> int:
-        """Rule words first, in order."""
-        return symbol
+        """The other word first, then the rule words in order."""
+        return -1 if symbol == self._alphabet.other else symbol
 
 
 class CommandSemantics(Protocol):

@@ -144,7 +144,8 @@ def argument_regions(
             key = ("constant", orders)
             cache[key] = [_Found(None, None, _order(rules[0], ()), _order(rules[1], ()), None)]
         sides = ({r.order: r for r in rules[0]}, {r.order: r for r in rules[1]})
-        for item in cache[key]:
+        # Ordinary regions first, then the root, protected paths, the empty line.
+        for item in sorted(cache[key], key=lambda item: item.special is not None):
             refs = [
                 None if order is None else _ref(side[order], item, reading)
                 for side, order in zip(sides, (item.left, item.right), strict=True)
