@@ -101,7 +101,7 @@ def test_a_command_rule_yields_its_region_and_the_rest(tmp_path: Path, git_statu
         and isinstance(p.arguments, dict)
         and "sandbox_permissions" not in p.arguments
     ]
-    assert commands == ["git status", "w", ""]
+    assert commands == ["w", "git status", ""]
 
 
 def test_probes_are_deduplicated_first_origin_kept(tmp_path: Path, team: Path) -> None:
