@@ -6,7 +6,7 @@ tools; each class has one readable representative. :class:`PathDomain` accepts e
 normalized workspace-relative paths the engine can match rules against (``""`` for the
 root, shown as ``.``): non-empty segments joined by single ``/``, no ``.`` or ``..``
 segment, no character the workspace refuses, no reserved device name (``CON``, ``nul.txt``,
-``COM1 `` ...). Path length limits are not modelled.
+``COM1 `` ...), not blanks alone. Path length limits are not modelled.
 
 :func:`add_glob` translates a rule glob exactly as :func:`toolpolicy.compile.globs.
 compile_glob` does in gitignore mode: ``*`` and ``?`` within a segment, ``[...]`` with
@@ -41,9 +41,14 @@ _UPPER_OF = {c: c for c in "".join(_RESERVED)} | {
     c.lower(): c for c in "".join(_RESERVED) if c.isalpha()
 }
 _UPPER_OF["\u0131"] = "I"  # dotless i
-_SPECIAL = "/. " + "".join(_UPPER_OF)
+# str.isspace() characters the workspace accepts: a path of nothing else is "empty".
+_BLANKS = (
+    " \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+)
+_SPECIAL = "/. " + _BLANKS + "".join(_UPPER_OF)
 
 _ROOT = "root"
+_BLANK = "blank"
 _SEGMENT = "segment"
 _FREE = "free"
 _DOT = "dot"
@@ -130,9 +135,11 @@ class PathDomain:
             return None
         char = alphabet.representatives[symbol]
         if char == "/":
-            if state in (_FREE,) or (isinstance(state, str) and state.startswith(_TRIE)):
+            if state in (_FREE, _BLANK) or (isinstance(state, str) and state.startswith(_TRIE)):
                 return None if _device(state) else _SEGMENT
             return None
+        if state == _ROOT and char in _BLANKS or state == _BLANK:
+            return _BLANK if char in _BLANKS else _FREE
         if state in (_ROOT, _SEGMENT):
             if char == ".":
                 return _DOT
@@ -162,6 +169,8 @@ class PathDomain:
         found = self._mentioned.get(state)
         if found is None:
             chars = "/. " + "".join(c for c in _UPPER_OF if _name(state, c) != _FREE)
+            if state in (_ROOT, _BLANK):
+                chars += _BLANKS
             found = self._mentioned[state] = frozenset(self._alphabet.of(c) for c in chars)
         return found
 

@@ -200,12 +200,14 @@ def _path_regions(rules: _Rules, protected: Sequence[str] | None) -> list[_Found
     for index, (text, _) in enumerate(specials):
         add = add_glob if text == GIT_LANDMARK else add_exact
         starts.append(add(nfa, text, alphabet, len(ids) + index))
-    found = explore(
-        nfa.compiled(),
-        starts,
-        PathDomain(alphabet),
-        _labeler(rules, ids, lambda rule: [g.text for g in rule.paths or ()], len(ids)),
-    )
+    label = _labeler(rules, ids, lambda rule: [g.text for g in rule.paths or ()], len(ids))
+    root = frozenset({len(ids)})
+
+    def label_path(matched: frozenset[int]) -> _Label:
+        # A glob never matches the workspace root (compile_glob's ``_NOT_ROOT``).
+        return label(root if len(ids) in matched else matched)
+
+    found = explore(nfa.compiled(), starts, PathDomain(alphabet), label_path)
     out = []
     for (left, right, marks), symbols in found.items():
         special = ", ".join(specials[i][1] for i in sorted(marks)) or None

@@ -1,0 +1,223 @@
+"""``diff`` cannot miss: every call two random policies decide differently, found by brute
+force over a finite universe of paths and commands, is reported in its region; every
+witness it prints is decided as it says by the public ``check``. And the issue's examples."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolpolicy import load
+from toolpolicy.compile.globs import GlobError, compile_glob
+from toolpolicy.core.decision import Decision
+from toolpolicy.diff import DiffReport, Verdict, run_diff
+from toolpolicy.engine.selection import ToolPolicy
+
+_UNIVERSE_CHARS = "abc"  # the patterns' own characters, and one other ("c")
+_MAX_PATH_CHARS = 4
+_COMMAND_WORDS = ("a", "b", "c")  # the prefixes' words, and one other ("c")
+_MAX_COMMAND_WORDS = 4
+
+
+def _valid_glob(text: str) -> bool:
+    try:
+        compile_glob(text, gitignore=True)
+    except GlobError:
+        return False
+    return True
+
+
+globs = st.text(alphabet="ab*?[]!-/", min_size=1, max_size=8).filter(_valid_glob)
+prefixes = st.lists(st.sampled_from(("a", "b", "*")), min_size=1, max_size=3).map(" ".join)
+behaviors = st.sampled_from(("deny", "ask", "allow"))
+path_rules = st.fixed_dictionaries(
+    {
+        "behavior": behaviors,
+        "tools": st.sampled_from((None, ["read_file"], ["shell", "read_file"])),
+        "paths": st.lists(globs, min_size=1, max_size=2, unique=True),
+    }
+)
+command_rules = st.fixed_dictionaries(
+    {
+        "behavior": behaviors,
+        "tools": st.sampled_from((None, ["shell"])),
+        "commands": st.lists(prefixes, min_size=1, max_size=2, unique=True),
+    }
+)
+plain_rules = st.fixed_dictionaries({"behavior": behaviors, "tools": st.just(["shell"])})
+policies = st.lists(st.one_of(path_rules, command_rules, plain_rules), max_size=4)
+
+
+def _write(path: Path, rules: list[dict[str, object]]) -> str:
+    """A policy extending P03 (JSON is YAML)."""
+    document = {
+        "apiVersion": "toolpolicy/v1",
+        "kind": "Policy",
+        "name": path.stem,
+        "extends": "P03",
+        "rules": [
+            {
+                "name": f"r{index}",
+                "behavior": rule["behavior"],
+                "reason": f"Rule {index} of {path.stem}",
+                "match": {k: v for k, v in rule.items() if k != "behavior" and v is not None},
+            }
+            for index, rule in enumerate(rules)
+        ],
+    }
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return str(path)
+
+
+def _universe() -> Iterator[tuple[str, dict[str, object]]]:
+    """Every path of up to four characters in up to three segments, every command line of
+    up to four words."""
+    for total in range(1, _MAX_PATH_CHARS + 1):
+        for chars in itertools.product(_UNIVERSE_CHARS, repeat=total):
+            for cuts in range(min(total, 3)):
+                for positions in itertools.combinations(range(1, total), cuts):
+                    bounds = (0, *positions, total)
+                    path = "/".join(
+                        "".join(chars[bounds[i] : bounds[i + 1]]) for i in range(len(bounds) - 1)
+                    )
+                    yield "read_file", {"path": path}
+    for count in range(_MAX_COMMAND_WORDS + 1):
+        for words in itertools.product(_COMMAND_WORDS, repeat=count):
+            yield "shell", {"command": " ".join(words)}
+
+
+def _key(decision: Decision) -> tuple[str, str, str]:
+    return decision.behavior.label, decision.source, decision.reason
+
+
+def _outcome_key(outcome: object) -> tuple[str, str, str]:
+    behavior = outcome.behavior  # type: ignore[attr-defined]
+    return behavior.label, outcome.source, outcome.reason  # type: ignore[attr-defined]
+
+
+def _check_report(report: DiffReport, left: ToolPolicy, right: ToolPolicy) -> None:
+    """Every region witness is decided as the report says, and every disagreement in the
+    universe has a reported region with the same pair of decisions."""
+    for result in report.results:
+        if result.probe.region is None:
+            continue
+        arguments = result.probe.arguments
+        assert isinstance(arguments, dict)
+        assert _key(left.check(result.probe.tool, arguments)) == _outcome_key(result.left)
+        assert _key(right.check(result.probe.tool, arguments)) == _outcome_key(result.right)
+    reported = {
+        (r.probe.tool, _outcome_key(r.left)[:2], _outcome_key(r.right)[:2])
+        for r in report.differences
+        if r.probe.region is not None
+    }
+    for tool, arguments in _universe():
+        # A difference is another behavior or another source (a reworded reason is not).
+        a = _key(left.check(tool, arguments))[:2]
+        b = _key(right.check(tool, arguments))[:2]
+        if a != b:
+            assert (tool, a, b) in reported, (tool, arguments, a, b, sorted(reported))
+
+
+@settings(max_examples=60, deadline=None)
+@given(left_rules=policies, right_rules=policies)
+def test_diff_reports_every_disagreement_in_its_region(
+    left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
+) -> None:
+    with tempfile.TemporaryDirectory() as top:
+        root = Path(top)
+        ws = root / "ws"
+        ws.mkdir()
+        left_file = _write(root / "left.yaml", left_rules)
+        right_file = _write(root / "right.yaml", right_rules)
+        report = run_diff(left_file, right_file, workspace=str(ws))
+        _check_report(report, load(left_file, workspace=ws), load(right_file, workspace=ws))
+
+
+def _deny_reads(tmp_path: Path, name: str, glob: str) -> str:
+    return _write(
+        tmp_path / name, [{"behavior": "deny", "tools": ["read_file"], "paths": [glob]}]
+    )
+
+
+def _ws(tmp_path: Path) -> str:
+    """A workspace beside the policy files (inside it, they would be protected paths)."""
+    ws = tmp_path / "ws"
+    ws.mkdir(exist_ok=True)
+    return str(ws)
+
+
+def _read_regions(report: DiffReport) -> list[tuple[str, str, str]]:
+    out = []
+    for r in report.differences:
+        if r.probe.tool == "read_file" and r.probe.region is not None:
+            assert isinstance(r.probe.arguments, dict)
+            out.append((str(r.probe.arguments["path"]), r.left.behavior.label, r.right.behavior.label))
+    return out
+
+
+def test_docs_any_depth_against_docs_one_level_differs_below_and_at_docs(tmp_path: Path) -> None:
+    left = _deny_reads(tmp_path, "left.yaml", "docs/**/secret*")
+    right = _deny_reads(tmp_path, "right.yaml", "docs/*/secret*")
+    report = run_diff(left, right, workspace=_ws(tmp_path))
+    assert report.verdict is Verdict.MORE_PERMISSIVE
+    assert _read_regions(report) == [("docs/secret", "deny", "allow")]
+    region = report.differences[0].probe.region
+    assert region is not None and region.left is not None
+    assert region.describe() == "left: r0 (deny: docs/**/secret*); right: no rule"
+    # The issue's witnesses are in that region: decided the same way.
+    a, b = load(left, workspace=_ws(tmp_path)), load(right, workspace=_ws(tmp_path))
+    for path in ("docs/a/b/secret1", "docs/secret1"):
+        assert (a.check("read_file", {"path": path}).behavior.label, b.check(
+            "read_file", {"path": path}
+        ).behavior.label) == ("deny", "allow")
+
+
+def test_a_class_one_letter_wider_differs_at_that_letter(tmp_path: Path) -> None:
+    left = _deny_reads(tmp_path, "left.yaml", "build/[a-c]*")
+    right = _deny_reads(tmp_path, "right.yaml", "build/[a-d]*")
+    report = run_diff(left, right, workspace=_ws(tmp_path))
+    assert report.verdict is Verdict.LESS_PERMISSIVE
+    assert _read_regions(report) == [("build/d", "allow", "deny")]
+
+
+def test_x_double_star_and_x_star_are_equivalent_because_a_directory_covers_its_content(
+    tmp_path: Path,
+) -> None:
+    """In the engine's gitignore semantics ``x/*`` matches ``x/a`` and so everything below
+    it: ``check`` decides ``x/a/b`` alike on both sides, and diff proves equivalence. A
+    trailing slash (``x/*/``: only what is below) does differ, at ``x/a``."""
+    left = _deny_reads(tmp_path, "left.yaml", "x/**")
+    right = _deny_reads(tmp_path, "right.yaml", "x/*")
+    report = run_diff(left, right, workspace=_ws(tmp_path))
+    assert report.verdict is Verdict.EQUIVALENT
+    a, b = load(left, workspace=_ws(tmp_path)), load(right, workspace=_ws(tmp_path))
+    decided = [p.check("read_file", {"path": "x/a/b"}) for p in (a, b)]
+    assert [(d.behavior.label, d.source) for d in decided] == [("deny", "r0"), ("deny", "r0")]
+    below = _deny_reads(tmp_path, "below.yaml", "x/*/")
+    narrower = run_diff(left, below, workspace=_ws(tmp_path))
+    assert _read_regions(narrower) == [("x/a", "deny", "allow")]
+
+
+def test_allow_rules_split_across_two_rules_are_not_one_rule(tmp_path: Path) -> None:
+    """Same behavior from another rule is reported as such, not as a change."""
+    left = _write(
+        tmp_path / "left.yaml",
+        [
+            {"behavior": "allow", "tools": ["shell"], "commands": ["git status"]},
+            {"behavior": "allow", "tools": ["shell"], "commands": ["git log"]},
+        ],
+    )
+    right = _write(
+        tmp_path / "right.yaml",
+        [{"behavior": "allow", "tools": ["shell"], "commands": ["git status", "git log"]}],
+    )
+    report = run_diff(left, right, workspace=_ws(tmp_path))
+    assert report.verdict is Verdict.EQUIVALENT
+    lines = {r.probe.arguments["command"] for r in report.differences}  # type: ignore[index]
+    assert lines == {"git status", "git log"}
