@@ -76,8 +76,8 @@ def _write(path: Path, rules: list[dict[str, object]]) -> str:
 
 
 def _universe() -> Iterator[tuple[str, dict[str, object]]]:
-    """Every path of up to four characters in up to three segments, every command line of
-    up to four words."""
+    """Every path of up to four characters in up to three segments, every simple command of
+    up to four words, and lines of two or three short ones joined by ``;``."""
     for total in range(1, _MAX_PATH_CHARS + 1):
         for chars in itertools.product(_UNIVERSE_CHARS, repeat=total):
             for cuts in range(min(total, 3)):
@@ -90,6 +90,11 @@ def _universe() -> Iterator[tuple[str, dict[str, object]]]:
     for count in range(_MAX_COMMAND_WORDS + 1):
         for words in itertools.product(_COMMAND_WORDS, repeat=count):
             yield "shell", {"command": " ".join(words)}
+    short = [" ".join(w) for n in (1, 2) for w in itertools.product(_COMMAND_WORDS, repeat=n)]
+    for first, second in itertools.product(short, repeat=2):
+        yield "shell", {"command": f"{first} ; {second}"}
+    for three in itertools.product(_COMMAND_WORDS, repeat=3):
+        yield "shell", {"command": " ; ".join(three)}
 
 
 def _key(decision: Decision) -> tuple[str, str, str]:
@@ -124,7 +129,7 @@ def _check_report(report: DiffReport, left: ToolPolicy, right: ToolPolicy) -> No
             assert (tool, a, b) in reported, (tool, arguments, a, b, sorted(reported))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(left_rules=policies, right_rules=policies)
 def test_diff_reports_every_disagreement_in_its_region(
     left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
@@ -205,7 +210,9 @@ def test_x_double_star_and_x_star_are_equivalent_because_a_directory_covers_its_
 
 
 def test_allow_rules_split_across_two_rules_are_not_one_rule(tmp_path: Path) -> None:
-    """Same behavior from another rule is reported as such, not as a change."""
+    """An allow covers a line only if it covers each of its commands: one rule with both
+    prefixes allows ``git log ; git status``, two rules with one each do not. Alone, each
+    command is allowed on both sides, from another rule (listed, not a change)."""
     left = _write(
         tmp_path / "left.yaml",
         [
@@ -218,6 +225,20 @@ def test_allow_rules_split_across_two_rules_are_not_one_rule(tmp_path: Path) -> 
         [{"behavior": "allow", "tools": ["shell"], "commands": ["git status", "git log"]}],
     )
     report = run_diff(left, right, workspace=_ws(tmp_path))
-    assert report.verdict is Verdict.EQUIVALENT
-    lines = {r.probe.arguments["command"] for r in report.differences}  # type: ignore[index]
-    assert lines == {"git status", "git log"}
+    assert report.verdict is Verdict.MORE_PERMISSIVE
+    changes = {
+        (r.probe.arguments["command"], r.change.value)  # type: ignore[index]
+        for r in report.differences
+    }
+    assert changes == {("git log", "same"), ("git log ; git status", "widen")}
+    widen = next(r for r in report.differences if r.change.value == "widen")
+    assert widen.probe.region is not None
+    assert widen.probe.region.describe() == (
+        "left: no rule; right: r0 (allow: git status, git log); 2 simple commands"
+    )
+    a, b = load(left, workspace=_ws(tmp_path)), load(right, workspace=_ws(tmp_path))
+    line = {"command": "git status && git log"}
+    assert (a.check("shell", line).behavior.label, b.check("shell", line).behavior.label) == (
+        "ask",
+        "allow",
+    )

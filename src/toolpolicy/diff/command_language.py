@@ -13,8 +13,10 @@ Assumptions (what the model does not see; the engine decides every witness anywa
 program is not a wrapper, a shell with ``-c``, ``eval``, ``find -exec``, ``source``,
 ``trap`` or ``su -c`` and does not start with ``/`` or ``~`` (the engine would add the
 command they run, or the basename, as a further simple command), and no word is an
-assignment, a reserved word or a glob that bash would expand. Lines of several simple
-commands are not enumerated.
+assignment, a reserved word or a glob that bash would expand. A line of several simple
+commands (joined by ``;``) is decided by combining them: a deny or ask hits if it hits one
+of them, an allow only if it covers every one (``compile/rules.py``); the regions of such
+lines are searched too (:mod:`toolpolicy.diff.regions`).
 
 A future semantics (say, programs by basename anywhere in the line) is another class with
 the same two methods.
@@ -114,8 +116,8 @@ class CommandSemantics(Protocol):
         """Whether ``pattern`` hits the simple command ``words`` (to describe a region)."""
         ...
 
-    def line(self, words: tuple[str, ...]) -> str:
-        """The command line a witness is shown and decided as."""
+    def line(self, commands: Sequence[tuple[str, ...]]) -> str:
+        """The command line a witness of one or more simple commands is decided as."""
         ...
 
 
@@ -157,6 +159,6 @@ class PrefixSemantics:
             return pattern.matches(words)
         return pattern.occurs_in(words)
 
-    def line(self, words: tuple[str, ...]) -> str:
-        """Words shell-quoted and joined by spaces."""
-        return " ".join(shlex.quote(word) for word in words)
+    def line(self, commands: Sequence[tuple[str, ...]]) -> str:
+        """Words shell-quoted and joined by spaces, commands by ``;``."""
+        return " ; ".join(" ".join(shlex.quote(word) for word in words) for words in commands)

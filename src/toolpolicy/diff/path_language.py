@@ -138,7 +138,7 @@ class PathDomain:
             if state in (_FREE, _BLANK) or (isinstance(state, str) and state.startswith(_TRIE)):
                 return None if _device(state) else _SEGMENT
             return None
-        if state == _ROOT and char in _BLANKS or state == _BLANK:
+        if (state == _ROOT and char in _BLANKS) or state == _BLANK:
             return _BLANK if char in _BLANKS else _FREE
         if state in (_ROOT, _SEGMENT):
             if char == ".":

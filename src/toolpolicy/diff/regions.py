@@ -25,7 +25,7 @@ from ..compile.rules import CompiledRule
 from ..core.vocabulary import Behavior, Effect
 from ..engine.selection import ToolPolicy
 from ..tools.registry import ToolDefinition
-from .automaton import Nfa, explore
+from .automaton import AutomatonTooLarge, Nfa, explore
 from .command_language import CommandSemantics, PrefixSemantics, WordAlphabet, WordDomain
 from .path_language import PathDomain, add_exact, add_glob, path_alphabet
 
@@ -35,6 +35,7 @@ ROOT_PATH = "."
 ROOT_SPECIAL = "the workspace root"
 EMPTY_SPECIAL = "the empty command line"
 GIT_LANDMARK = "/.git"
+MAX_LINE_SIGNATURES = 20_000
 _COMMAND_FIELD = "command"
 
 
@@ -100,7 +101,7 @@ class _Found:
     """A region before its rules are described: witness, deciders' orders, specials."""
 
     value: str | None
-    words: tuple[str, ...] | None
+    parts: tuple[tuple[str, ...], ...] | None
     left: int | None
     right: int | None
     special: str | None
@@ -200,14 +201,22 @@ def _path_regions(rules: _Rules, protected: Sequence[str] | None) -> list[_Found
     for index, (text, _) in enumerate(specials):
         add = add_glob if text == GIT_LANDMARK else add_exact
         starts.append(add(nfa, text, alphabet, len(ids) + index))
-    label = _labeler(rules, ids, lambda rule: [g.text for g in rule.paths or ()], len(ids))
-    root = frozenset({len(ids)})
+    hitters = [
+        _hitters(side, lambda r: [ids[g.text] for g in r.paths or ()] if r.commands is None else [])
+        for side in rules
+    ]
+    first_special = len(ids)
 
-    def label_path(matched: frozenset[int]) -> _Label:
-        # A glob never matches the workspace root (compile_glob's ``_NOT_ROOT``).
-        return label(root if len(ids) in matched else matched)
+    def label(matched: frozenset[int]) -> _Label:
+        if first_special in matched:
+            matched = frozenset({first_special})  # no glob matches the root (``_NOT_ROOT``)
+        return (
+            _order(rules[0], (r for i in matched for r in hitters[0].get(i, ()))),
+            _order(rules[1], (r for i in matched for r in hitters[1].get(i, ()))),
+            frozenset(i - first_special for i in matched if i >= first_special),
+        )
 
-    found = explore(nfa.compiled(), starts, PathDomain(alphabet), label_path)
+    found = explore(nfa.compiled(), starts, PathDomain(alphabet), label)
     out = []
     for (left, right, marks), symbols in found.items():
         special = ", ".join(specials[i][1] for i in sorted(marks)) or None
@@ -216,8 +225,9 @@ def _path_regions(rules: _Rules, protected: Sequence[str] | None) -> list[_Found
 
 
 def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]:
-    """Regions of a command line: one simple command, as ``semantics`` reads prefixes, and
-    the empty line."""
+    """Regions of a command line: one simple command as ``semantics`` reads prefixes, lines
+    of several (deny and ask hit if any command does, an allow only if it covers every
+    one), and the empty line."""
     ids: dict[Hashable, int] = {}
     patterns: list[tuple[CommandPattern, Behavior]] = []
     for side in rules:
@@ -237,60 +247,132 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
     empty = nfa.state()
     nfa.accept(empty, len(ids))
     starts.append(empty)
-    found = explore(
-        nfa.compiled(),
-        starts,
-        WordDomain(alphabet),
-        _labeler(
-            rules,
-            ids,
-            lambda rule: [semantics.key(p, rule.decision.behavior) for p in rule.commands or ()],
-            len(ids),
-        ),
-    )
-    out = []
-    for (left, right, marks), symbols in found.items():
+    hitters = [
+        _hitters(
+            side,
+            lambda r: (
+                [ids[semantics.key(p, r.decision.behavior)] for p in r.commands or ()]
+                if r.paths is None
+                else []
+            ),
+        )
+        for side in rules
+    ]
+    plains = [[r for r in side if r.paths is None and r.commands is None] for side in rules]
+
+    def label(matched: frozenset[int]) -> tuple[_Signature, _Signature, bool]:
+        return (
+            _signature(plains[0], (r for i in matched for r in hitters[0].get(i, ()))),
+            _signature(plains[1], (r for i in matched for r in hitters[1].get(i, ()))),
+            len(ids) in matched,
+        )
+
+    found = explore(nfa.compiled(), starts, WordDomain(alphabet), label)
+    parts: dict[tuple[_Signature, _Signature], tuple[str, ...]] = {}
+    out: list[_Found] = []
+    for (left, right, is_empty), symbols in found.items():
         words = alphabet.text(symbols)
-        special = EMPTY_SPECIAL if marks else None
-        out.append(_Found(semantics.line(words), words, left, right, special))
+        if is_empty:
+            deciders = _deciders(left, right)
+            out.append(_Found(semantics.line([words]), (words,), *deciders, EMPTY_SPECIAL))
+        else:
+            parts[(left, right)] = words
+    lines = _combinations(parts)
+    seen: set[tuple[int | None, int | None]] = set()
+    for pair, line in sorted(lines.items(), key=lambda item: len(item[1])):
+        deciders = _deciders(*pair)
+        if deciders not in seen:
+            seen.add(deciders)
+            special = None if len(line) == 1 else f"{len(line)} simple commands"
+            out.append(_Found(semantics.line(line), line, *deciders, special))
     return out
 
 
-def _labeler(
-    rules: _Rules,
-    ids: Mapping[K, int],
-    keys: Callable[[CompiledRule], list[K]],
-    first_special: int,
-) -> Callable[[frozenset[int]], _Label]:
-    """Matched pattern ids → (left decider, right decider, specials matched)."""
-    hitters: list[dict[int, list[CompiledRule]]] = []
-    for side in rules:
-        by_id: dict[int, list[CompiledRule]] = {}
-        for rule in side:
-            looked = rule.commands if rule.paths is None else rule.paths
-            if looked is not None and (rule.paths is None or rule.commands is None):
-                for key in keys(rule):
-                    by_id.setdefault(ids[key], []).append(rule)
-        hitters.append(by_id)
+# What decides a line on one side, reduced to what combining commands can change: the
+# first deny hit, else the first ask hit, else the allow rules that cover every command.
+_Signature = tuple[Behavior, int] | tuple[Behavior, frozenset[int]]
+_Pair = tuple[_Signature, _Signature]
 
-    def label(matched: frozenset[int]) -> _Label:
-        marks = frozenset(i - first_special for i in matched if i >= first_special)
-        return (
-            _order(rules[0], (r for i in matched for r in hitters[0].get(i, ()))),
-            _order(rules[1], (r for i in matched for r in hitters[1].get(i, ()))),
-            marks,
-        )
 
-    return label
+def _signature(plain: Sequence[CompiledRule], hits: Iterable[CompiledRule]) -> _Signature:
+    every = (*plain, *hits)
+    for behavior in (Behavior.DENY, Behavior.ASK):
+        orders = [r.order for r in every if r.decision.behavior is behavior]
+        if orders:
+            return behavior, min(orders)
+    return Behavior.ALLOW, frozenset(
+        r.order for r in every if r.decision.behavior is Behavior.ALLOW
+    )
+
+
+def _joined(a: _Signature, b: _Signature) -> _Signature:
+    """The signature of a line holding the commands of both."""
+    for behavior in (Behavior.DENY, Behavior.ASK):
+        orders = [s[1] for s in (a, b) if s[0] is behavior and isinstance(s[1], int)]
+        if orders:
+            return behavior, min(orders)
+    assert isinstance(a[1], frozenset) and isinstance(b[1], frozenset)
+    return Behavior.ALLOW, a[1] & b[1]
+
+
+def _deciders(left: _Signature, right: _Signature) -> tuple[int | None, int | None]:
+    return _decider(left), _decider(right)
+
+
+def _decider(signature: _Signature) -> int | None:
+    value = signature[1]
+    if isinstance(value, frozenset):
+        return min(value) if value else None
+    return value
+
+
+def _combinations(
+    parts: Mapping[_Pair, tuple[str, ...]],
+) -> dict[_Pair, tuple[tuple[str, ...], ...]]:
+    """Every signature pair a line of one or more simple commands reaches, with the fewest
+    commands (breadth first), from the single commands ``parts``."""
+    known: dict[_Pair, tuple[tuple[str, ...], ...]] = {
+        pair: (words,) for pair, words in parts.items()
+    }
+    frontier = list(known)
+    while frontier:
+        following = []
+        for pair in frontier:
+            for part, words in parts.items():
+                joined = (_joined(pair[0], part[0]), _joined(pair[1], part[1]))
+                if joined not in known:
+                    if len(known) >= MAX_LINE_SIGNATURES:
+                        raise AutomatonTooLarge(
+                            "the command rules are too intricate to compare completely "
+                            f"(more than {MAX_LINE_SIGNATURES} kinds of command lines)"
+                        )
+                    known[joined] = (*known[pair], words)
+                    following.append(joined)
+        frontier = following
+    return known
+
+
+def _hitters(
+    side: Sequence[CompiledRule], pattern_ids: Callable[[CompiledRule], list[int]]
+) -> dict[int, list[CompiledRule]]:
+    """Pattern id → the rules of ``side`` that hit when it matches."""
+    out: dict[int, list[CompiledRule]] = {}
+    for rule in side:
+        for id_ in pattern_ids(rule):
+            out.setdefault(id_, []).append(rule)
+    return out
 
 
 def _ref(rule: CompiledRule, item: _Found, semantics: CommandSemantics) -> RuleRef:
     """The deciding rule and those of its patterns that match the witness."""
     behavior = rule.decision.behavior
     patterns: tuple[str, ...] = ()
-    if item.words is not None:
-        words = item.words
-        patterns = tuple(p.text for p in rule.commands or () if semantics.hits(p, behavior, words))
+    if item.parts is not None:
+        patterns = tuple(
+            p.text
+            for p in rule.commands or ()
+            if any(semantics.hits(p, behavior, words) for words in item.parts)
+        )
     elif item.value is not None:
         path = "" if item.value == ROOT_PATH else item.value
         patterns = tuple(g.text for g in rule.paths or () if g.matches(path))
