@@ -91,7 +91,7 @@ def test_json_has_the_documented_shape(tmp_path: Path) -> None:
     assert first["region"]["right"]["at"].startswith("confirm-file-write (")
     first["region"]["right"]["at"] = "..."
     assert first == {
-        "call": {"tool": "write_file", "arguments": {"path": "a", "content": "x"}},
+        "call": {"tool": "write_file", "arguments": {"path": "b", "content": "x"}},
         "origin": "region",
         "left": {
             "behavior": "allow",
@@ -109,7 +109,7 @@ def test_json_has_the_documented_shape(tmp_path: Path) -> None:
         "region": {
             "tool": "write_file",
             "argument": "path",
-            "witness": "a",
+            "witness": "b",
             "left": None,
             "right": {
                 "rule": "confirm-file-write",
@@ -156,7 +156,7 @@ def test_markdown_is_a_table_to_paste_into_a_pull_request(tmp_path: Path) -> Non
         "",
         "| call | left | right | change | region |",
         "| --- | --- | --- | --- | --- |",
-        '| `write_file {"path": "a", "content": "x"}` | allow (`default`) '
+        '| `write_file {"path": "b", "content": "x"}` | allow (`default`) '
         "| ask (`confirm-file-write`) | **narrow** | left: no rule; right: confirm-file-write (ask) |",
     ]
 

@@ -42,13 +42,13 @@ def test_the_two_default_presets_differ_on_shell_and_on_file_writes() -> None:
         None,
     )
     assert shell.change is Change.NARROW
-    write = _find(report, "write_file", {"path": "a", "content": "x"})
+    write = _find(report, "write_file", {"path": "b", "content": "x"})
     assert (write.left.behavior, write.right.behavior, write.change) == (
         Behavior.ASK,
         Behavior.DENY,
         Change.NARROW,
     )
-    read = _find(report, "read_file", {"path": "a"})
+    read = _find(report, "read_file", {"path": "b"})
     assert read.change is Change.NONE
     assert report.verdict is Verdict.LESS_PERMISSIVE
     assert report.count(Change.WIDEN) == 0
@@ -64,7 +64,7 @@ def test_a_selection_against_itself_is_equivalent_with_zero_differences(team: Pa
 
 def test_p02_to_p03_is_less_permissive_because_writes_go_from_allow_to_ask() -> None:
     report = run_diff("P02", "P03")
-    write = _find(report, "write_file", {"path": "a", "content": "x"})
+    write = _find(report, "write_file", {"path": "b", "content": "x"})
     assert (write.left.behavior, write.right.behavior) == (Behavior.ALLOW, Behavior.ASK)
     assert (write.left.source, write.right.source) == ("default", "confirm-file-write")
     assert report.verdict is Verdict.LESS_PERMISSIVE
@@ -122,7 +122,7 @@ def test_a_wider_sandbox_for_an_allowed_execute_call_is_a_widen(git_status: Path
 
 def test_a_call_a_side_cannot_make_is_a_deny_from_its_error_code() -> None:
     report = run_diff("P01", "P02")
-    read = _find(report, "read_file", {"path": "a"})
+    read = _find(report, "read_file", {"path": "b"})
     assert read.left == Outcome(
         Behavior.DENY, "unknown_tool", "Error [unknown_tool]: Unknown tool: read_file", None
     )

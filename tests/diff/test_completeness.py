@@ -196,7 +196,7 @@ def test_x_double_star_and_x_star_are_equivalent_because_a_directory_covers_its_
 ) -> None:
     """In the engine's gitignore semantics ``x/*`` matches ``x/a`` and so everything below
     it: ``check`` decides ``x/a/b`` alike on both sides, and diff proves equivalence. A
-    trailing slash (``x/*/``: only what is below) does differ, at ``x/a``."""
+    trailing slash (``x/*/``: only what is below) does differ, at ``x/b``."""
     left = _deny_reads(tmp_path, "left.yaml", "x/**")
     right = _deny_reads(tmp_path, "right.yaml", "x/*")
     report = run_diff(left, right, workspace=_ws(tmp_path))
@@ -206,7 +206,7 @@ def test_x_double_star_and_x_star_are_equivalent_because_a_directory_covers_its_
     assert [(d.behavior.label, d.source) for d in decided] == [("deny", "r0"), ("deny", "r0")]
     below = _deny_reads(tmp_path, "below.yaml", "x/*/")
     narrower = run_diff(left, below, workspace=_ws(tmp_path))
-    assert _read_regions(narrower) == [("x/a", "deny", "allow")]
+    assert _read_regions(narrower) == [("x/b", "deny", "allow")]
 
 
 def test_allow_rules_split_across_two_rules_are_not_one_rule(tmp_path: Path) -> None:

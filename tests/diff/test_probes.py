@@ -23,9 +23,9 @@ def test_every_tool_of_either_side_gets_a_call_per_region(tmp_path: Path) -> Non
     ]
     assert plain == [
         ("shell", {"command": "w"}),
-        ("read_file", {"path": "a"}),
-        ("write_file", {"path": "a", "content": "x"}),
-        ("edit_file", {"path": "a", "old_string": "a", "new_string": "b"}),
+        ("read_file", {"path": "b"}),
+        ("write_file", {"path": "b", "content": "x"}),
+        ("edit_file", {"path": "b", "old_string": "a", "new_string": "b"}),
         ("glob", {"pattern": "**/*"}),
     ]
     specials = {(p.tool, p.region.special) for p in probes if p.region and p.region.special}
@@ -108,10 +108,10 @@ def test_probes_are_deduplicated_first_origin_kept(tmp_path: Path, team: Path) -
     side = load(str(team), workspace=tmp_path)
     once = generate_probes(side, side)
     assert len({p.key for p in once}) == len(once)
-    recorded = Probe("read_file", {"path": "a"}, "recorded calls.jsonl:1")
+    recorded = Probe("read_file", {"path": "b"}, "recorded calls.jsonl:1")
     again = generate_probes(side, side, recorded=[recorded])
     assert len(again) == len(once)
-    assert [p.origin for p in again if p.arguments == {"path": "a"}] == ["region"]
+    assert [p.origin for p in again if p.arguments == {"path": "b"}] == ["region"]
 
 
 def test_the_scratch_workspace_has_a_real_escape_link_and_is_removed() -> None:

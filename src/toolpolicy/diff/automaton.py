@@ -9,13 +9,15 @@ the listed ones, so "any character but ``/``" needs no enumeration. Many pattern
 deterministic *domain* (which symbol strings are valid arguments at all), and calls a
 labeler on every reachable valid state. The first string reaching a label is a shortest
 witness of it. Per state only the symbols some live edge or the domain singles out are
-tried one by one; every other symbol behaves alike and is tried once, as ``rest``.
+tried one by one; every other symbol behaves alike and is tried once, as ``rest``. What a
+set of automaton states does on each symbol is computed once, however many domain states
+it meets.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
@@ -62,12 +64,10 @@ class Domain(Protocol):
         """Whether the string read so far is a valid value."""
         ...
 
-    def mentioned(self, state: Hashable) -> Iterable[int]:
-        """The symbols this state treats differently from the rest."""
-        ...
-
-    def rest(self, excluded: frozenset[int]) -> int | None:
-        """A valid symbol outside ``excluded`` that stands for all of them, if any."""
+    def split(self, named: frozenset[int]) -> tuple[frozenset[int], int | None]:
+        """Given the symbols some live edge names, the further symbols to try one by one,
+        and one symbol (``None``: none is left) that stands for every other: from any
+        state, a string through it must reach at least what one through another would."""
         ...
 
     def rank(self, symbol: int) -> int:
@@ -161,20 +161,32 @@ def explore(
     parents: dict[_State, tuple[_State, int] | None] = {start: None}
     labels: dict[frozenset[int], L] = {}
     found: dict[L, tuple[int, ...]] = {}
+    successors: dict[frozenset[int], list[tuple[int, frozenset[int]]]] = {}
+    steps: dict[tuple[Hashable, int], Hashable | None] = {}
+    accepting: dict[Hashable, bool] = {}
     queue = deque([start])
-    moves = nfa.moves
     while queue:
         current = queue.popleft()
         where, states = current
-        if domain.accepting(where):
+        valid = accepting.get(where)
+        if valid is None:
+            valid = accepting[where] = domain.accepting(where)
+        if valid:
             matched = nfa.matched(states)
             value = labels.get(matched)
             if value is None:
                 value = labels[matched] = label(matched)
             if value not in found:
                 found[value] = _path(parents, current)
-        for symbol, targets in _successors(moves, states, domain, where):
-            after = domain.step(where, symbol)
+        moves = successors.get(states)
+        if moves is None:
+            moves = successors[states] = _successors(nfa, states, domain)
+        for symbol, targets in moves:
+            key = (where, symbol)
+            if key in steps:
+                after = steps[key]
+            else:
+                after = steps[key] = domain.step(where, symbol)
             if after is None:
                 continue
             nxt = (after, targets)
@@ -190,24 +202,22 @@ def explore(
 
 
 def _successors(
-    moves: Sequence[tuple[tuple[SymbolSet, frozenset[int]], ...]],
-    states: frozenset[int],
-    domain: Domain,
-    where: Hashable,
+    nfa: CompiledNfa, states: frozenset[int], domain: Domain
 ) -> list[tuple[int, frozenset[int]]]:
-    """One successor per symbol this state singles out, and one for all the others."""
-    mentioned = set(domain.mentioned(where))
-    live = [move for s in states for move in moves[s]]
+    """One successor per symbol a live edge or the domain singles out, one for the rest,
+    in the domain's order of preference."""
+    live = [move for s in states for move in nfa.moves[s]]
+    named: set[int] = set()
     for symbols, _ in live:
-        mentioned |= symbols.symbols
+        named |= symbols.symbols
+    extra, rest = domain.split(frozenset(named))
     out: list[tuple[int, frozenset[int]]] = []
-    for symbol in mentioned:
+    for symbol in named | extra:
         targets: set[int] = set()
         for symbols, reached in live:
             if symbol in symbols:
                 targets |= reached
         out.append((symbol, frozenset(targets)))
-    rest = domain.rest(frozenset(mentioned))
     if rest is not None:
         targets = set()
         for symbols, reached in live:

@@ -81,13 +81,9 @@ class WordDomain:
         """Every sequence, the empty line included."""
         return True
 
-    def mentioned(self, state: Hashable) -> frozenset[int]:
-        """Nothing is special to the domain."""
-        return frozenset()
-
-    def rest(self, excluded: frozenset[int]) -> int | None:
+    def split(self, named: frozenset[int]) -> tuple[frozenset[int], int | None]:
         """The other word stands for every word no live edge names."""
-        return self._alphabet.other
+        return frozenset(), self._alphabet.other
 
     def rank(self, symbol: int) -> int:
         """The other word first, then the rule words in order."""

@@ -70,7 +70,12 @@ class PathAlphabet:
         self.slash = self.of("/")
         ranked = sorted(range(len(self._starts)), key=self._rank_key)
         self._rank = {symbol: position for position, symbol in enumerate(ranked)}
-        self.by_rank = tuple(s for s in ranked if self.legal[s] and s != self.slash)
+        self.legal_symbols = frozenset(
+            s for s in range(len(self._starts)) if self.legal[s] and s != self.slash
+        )
+        self.neutral = tuple(
+            s for s in ranked if s in self.legal_symbols and self.representatives[s] not in _SPECIAL
+        )
 
     def __len__(self) -> int:
         return len(self._starts)
@@ -126,7 +131,7 @@ class PathDomain:
     def __init__(self, alphabet: PathAlphabet) -> None:
         self._alphabet = alphabet
         self.start: Hashable = _ROOT
-        self._mentioned: dict[Hashable, frozenset[int]] = {}
+        self._splits: dict[frozenset[int], tuple[frozenset[int], int | None]] = {}
 
     def step(self, state: Hashable, symbol: int) -> Hashable | None:
         """The domain state after reading one character of class ``symbol``."""
@@ -164,22 +169,21 @@ class PathDomain:
             return True
         return isinstance(state, str) and state.startswith(_TRIE) and not _device(state)
 
-    def mentioned(self, state: Hashable) -> frozenset[int]:
-        """The classes this state tells apart from the rest."""
-        found = self._mentioned.get(state)
+    def split(self, named: frozenset[int]) -> tuple[frozenset[int], int | None]:
+        """A *neutral* class (no part in device names, dots or blanks) that no live edge
+        names stands for every class no edge names: from any state it leads to the state
+        with the most valid continuations (a plain name). Only when every neutral class is
+        named are the remaining classes tried one by one."""
+        found = self._splits.get(named)
         if found is None:
-            chars = "/. " + "".join(c for c in _UPPER_OF if _name(state, c) != _FREE)
-            if state in (_ROOT, _BLANK):
-                chars += _BLANKS
-            found = self._mentioned[state] = frozenset(self._alphabet.of(c) for c in chars)
+            neutral = next((s for s in self._alphabet.neutral if s not in named), None)
+            if neutral is not None:
+                found = (frozenset(), neutral)
+            else:
+                left = self._alphabet.legal_symbols - named
+                found = (frozenset(left), None)
+            self._splits[named] = found
         return found
-
-    def rest(self, excluded: frozenset[int]) -> int | None:
-        """The most readable legal class outside ``excluded``."""
-        for symbol in self._alphabet.by_rank:
-            if symbol not in excluded:
-                return symbol
-        return None
 
     def rank(self, symbol: int) -> int:
         """Readable characters first."""
