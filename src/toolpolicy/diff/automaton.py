@@ -6,20 +6,20 @@ the listed ones, so "any character but ``/``" needs no enumeration. Many pattern
 :class:`Nfa`; each pattern has its own start and accept state.
 
 :func:`explore` runs the subset construction lazily and breadth first, together with a
-deterministic *domain* (which symbol strings are valid arguments at all), and calls a
-labeler on every reachable valid state. The first string reaching a label is a shortest
-witness of it. Per state only the symbols some live edge or the domain singles out are
-tried one by one; every other symbol behaves alike and is tried once, as ``rest``. What a
-set of automaton states does on each symbol is computed once, however many domain states
-it meets.
+deterministic *domain* (which symbol strings are valid arguments at all), and collects
+every set of patterns that match together on a valid string; the first string reaching a
+set is a shortest witness of it. Per state only the symbols some live edge or the domain
+singles out are tried one by one; every other symbol behaves alike and is tried once, as
+``rest``. What a set of automaton states does on each symbol is computed once, however
+many domain states it meets.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from ..core.errors import ToolPolicyError
 
@@ -143,24 +143,16 @@ class CompiledNfa:
 
 
 _State = tuple[Hashable, frozenset[int]]
-L = TypeVar("L", bound=Hashable)
 
 
 def explore(
-    nfa: CompiledNfa,
-    starts: Iterable[int],
-    domain: Domain,
-    label: Callable[[frozenset[int]], L],
-) -> dict[L, tuple[int, ...]]:
-    """Every label reachable on a valid string, each with a shortest string reaching it.
-
-    ``label`` maps the set of matched patterns to a label (e.g. the decisions of both
-    sides); it is called once per distinct set. Raises :class:`AutomatonTooLarge`.
-    """
+    nfa: CompiledNfa, starts: Iterable[int], domain: Domain
+) -> dict[frozenset[int], tuple[int, ...]]:
+    """Every set of patterns that match together on some valid string, each with a
+    shortest such string, in order of their lengths. Raises :class:`AutomatonTooLarge`."""
     start: _State = (domain.start, nfa.start_set(starts))
     parents: dict[_State, tuple[_State, int] | None] = {start: None}
-    labels: dict[frozenset[int], L] = {}
-    found: dict[L, tuple[int, ...]] = {}
+    found: dict[frozenset[int], tuple[int, ...]] = {}
     successors: dict[frozenset[int], list[tuple[int, frozenset[int]]]] = {}
     steps: dict[tuple[Hashable, int], Hashable | None] = {}
     accepting: dict[Hashable, bool] = {}
@@ -173,11 +165,8 @@ def explore(
             valid = accepting[where] = domain.accepting(where)
         if valid:
             matched = nfa.matched(states)
-            value = labels.get(matched)
-            if value is None:
-                value = labels[matched] = label(matched)
-            if value not in found:
-                found[value] = _path(parents, current)
+            if matched not in found:
+                found[matched] = _path(parents, current)
         moves = successors.get(states)
         if moves is None:
             moves = successors[states] = _successors(nfa, states, domain)

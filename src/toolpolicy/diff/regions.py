@@ -1,13 +1,13 @@
 """Every region of a tool's arguments where the rules of two sides decide, with a witness.
 
 For one tool, what the rules decide is a function of one argument: the path of a file
-tool, the command of the shell. Each side's rules that can apply to the tool are compiled
-into one automaton over that argument (globs over characters, command prefixes over
-words); a state's label on each side is the rule the engine would report there (the first
-rule of the strongest behavior, deny > ask > allow, or none: the default decides). The
-search over both sides together (:func:`toolpolicy.diff.automaton.explore`) yields every
-reachable pair of labels with a shortest argument value reaching it. Calls of a tool whose
-rules look at no argument form one region.
+tool, the command of the shell. The patterns of both sides are compiled into one automaton
+over that argument (globs over characters, command prefixes over words), and its search
+(:func:`toolpolicy.diff.automaton.explore`) yields every reachable set of matching
+patterns with a shortest value reaching it. Per tool and side, a set is labelled with the
+rule the engine would report (the first rule of the strongest behavior, deny > ask >
+allow, or none: the default decides); each pair of labels is a region, with the shortest
+of its values as witness. Calls of a tool whose rules look at no argument form one region.
 
 Writes also tell apart the paths the workspace boundary protects whatever the rules say
 (``.git`` and below, the policy files in use inside the workspace), so that a side that
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from ..compile.commands import CommandPattern
 from ..compile.rules import CompiledRule
@@ -108,8 +107,6 @@ class _Found:
 
 
 _Rules = tuple[Sequence[CompiledRule], Sequence[CompiledRule]]
-_Label = tuple[int | None, int | None, frozenset[int]]
-K = TypeVar("K", bound=Hashable)
 
 
 def argument_regions(
@@ -123,6 +120,7 @@ def argument_regions(
     :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather than answer incompletely."""
     reading = semantics if semantics is not None else PrefixSemantics()
     protected = tuple(sorted(left.engine.protected | right.engine.protected))
+    paths: _PathSearch | None = None
     found: list[Region] = []
     cache: dict[Hashable, list[_Found]] = {}
     for d in definitions:
@@ -134,7 +132,9 @@ def argument_regions(
             write = d.effect is Effect.WRITE
             key: Hashable = ("path", orders, write)
             if key not in cache:
-                cache[key] = _path_regions(rules, protected if write else None)
+                if paths is None:
+                    paths = _PathSearch((_all(left), _all(right)), protected)
+                cache[key] = paths.regions(rules, write)
         elif d.effect is Effect.EXECUTE and _COMMAND_FIELD in d.arguments.names:
             argument = _COMMAND_FIELD
             key = ("command", orders)
@@ -143,7 +143,8 @@ def argument_regions(
         else:
             argument = None
             key = ("constant", orders)
-            cache[key] = [_Found(None, None, _order(rules[0], ()), _order(rules[1], ()), None)]
+            plain = (_plain(rules[0]), _plain(rules[1]))
+            cache[key] = [_Found(None, None, _order(plain[0], ()), _order(plain[1], ()), None)]
         sides = ({r.order: r for r in rules[0]}, {r.order: r for r in rules[1]})
         # Ordinary regions first, then the root, protected paths, the empty line.
         for item in sorted(cache[key], key=lambda item: item.special is not None):
@@ -155,23 +156,30 @@ def argument_regions(
     return tuple(found)
 
 
+def _all(policy: ToolPolicy) -> tuple[CompiledRule, ...]:
+    return policy.compiled.rules if policy.engine.enforces_policy else ()
+
+
 def _applicable(policy: ToolPolicy, d: ToolDefinition) -> tuple[CompiledRule, ...]:
     """The rules that can apply to calls of ``d`` (none when the side installs no rules)."""
-    if not policy.engine.enforces_policy:
-        return ()
     return tuple(
         rule
-        for rule in policy.compiled.rules
+        for rule in _all(policy)
         if (rule.tools is None or any(p.matches(d.name) for p in rule.tools))
         and (rule.effects is None or d.effect in rule.effects)
     )
 
 
-def _order(rules: Sequence[CompiledRule], hits: Iterable[CompiledRule]) -> int | None:
-    """The rule the engine reports among the plain ``rules`` (they always hit) and ``hits``:
-    the first, in declaration order, of the strongest behavior."""
+def _plain(rules: Iterable[CompiledRule]) -> tuple[CompiledRule, ...]:
+    """The rules that look at no argument: they hit every call of their tools."""
+    return tuple(r for r in rules if r.paths is None and r.commands is None)
+
+
+def _order(plain: Sequence[CompiledRule], hits: Iterable[CompiledRule]) -> int | None:
+    """The rule the engine reports among ``plain`` and ``hits``: the first, in declaration
+    order, of the strongest behavior."""
     best: CompiledRule | None = None
-    for rule in (*(r for r in rules if r.paths is None and r.commands is None), *hits):
+    for rule in (*plain, *hits):
         behavior = rule.decision.behavior
         if (
             best is None
@@ -182,46 +190,63 @@ def _order(rules: Sequence[CompiledRule], hits: Iterable[CompiledRule]) -> int |
     return None if best is None else best.order
 
 
-def _path_regions(rules: _Rules, protected: Sequence[str] | None) -> list[_Found]:
-    """Regions of a path: the globs, the workspace root, and for a write (``protected`` not
-    ``None``) ``.git`` and the protected policy files."""
-    ids: dict[str, int] = {}
-    for side in rules:
-        for rule in side:
-            if rule.commands is None:
-                for glob in rule.paths or ():
-                    ids.setdefault(glob.text, len(ids))
-    specials = [("", ROOT_SPECIAL)]
-    if protected is not None:
-        specials += [(GIT_LANDMARK, "protected: .git")]
-        specials += [(path, f"protected: {path}") for path in protected]
-    alphabet = path_alphabet([*ids, *(text for text, _ in specials)])
-    nfa = Nfa()
-    starts = [add_glob(nfa, text, alphabet, id_) for text, id_ in ids.items()]
-    for index, (text, _) in enumerate(specials):
-        add = add_glob if text == GIT_LANDMARK else add_exact
-        starts.append(add(nfa, text, alphabet, len(ids) + index))
-    hitters = [
-        _hitters(side, lambda r: [ids[g.text] for g in r.paths or ()] if r.commands is None else [])
-        for side in rules
-    ]
-    first_special = len(ids)
+class _PathSearch:
+    """Every glob of either side, the workspace root and the protected paths in one
+    automaton, searched once; each path tool then labels the sets it reaches."""
 
-    def label(matched: frozenset[int]) -> _Label:
-        if first_special in matched:
-            matched = frozenset({first_special})  # no glob matches the root (``_NOT_ROOT``)
-        return (
-            _order(rules[0], (r for i in matched for r in hitters[0].get(i, ()))),
-            _order(rules[1], (r for i in matched for r in hitters[1].get(i, ()))),
-            frozenset(i - first_special for i in matched if i >= first_special),
-        )
+    def __init__(self, rules: _Rules, protected: Sequence[str]) -> None:
+        self.ids: dict[str, int] = {}
+        for side in rules:
+            for rule in side:
+                if rule.commands is None:
+                    for glob in rule.paths or ():
+                        self.ids.setdefault(glob.text, len(self.ids))
+        self.specials = [("", ROOT_SPECIAL), (GIT_LANDMARK, "protected: .git")]
+        self.specials += [(path, f"protected: {path}") for path in protected]
+        alphabet = path_alphabet([*self.ids, *(text for text, _ in self.specials)])
+        nfa = Nfa()
+        starts = [add_glob(nfa, text, alphabet, id_) for text, id_ in self.ids.items()]
+        for index, (text, _) in enumerate(self.specials):
+            add = add_glob if text == GIT_LANDMARK else add_exact
+            starts.append(add(nfa, text, alphabet, len(self.ids) + index))
+        self.root = len(self.ids)
+        self.found = [
+            (matched, alphabet.text(symbols) or ROOT_PATH)
+            for matched, symbols in explore(nfa.compiled(), starts, PathDomain(alphabet)).items()
+        ]
 
-    found = explore(nfa.compiled(), starts, PathDomain(alphabet), label)
-    out = []
-    for (left, right, marks), symbols in found.items():
-        special = ", ".join(specials[i][1] for i in sorted(marks)) or None
-        out.append(_Found(alphabet.text(symbols) or ROOT_PATH, None, left, right, special))
-    return out
+    def regions(self, rules: _Rules, write: bool) -> list[_Found]:
+        """The regions of a path tool with these ``rules``; only a write (``write``) tells
+        the protected paths apart."""
+        ids, root = self.ids, self.root
+        hitters = [
+            _hitters(
+                side, lambda r: [ids[g.text] for g in r.paths or ()] if r.commands is None else []
+            )
+            for side in rules
+        ]
+        plain = (_plain(rules[0]), _plain(rules[1]))
+        last = root + (len(self.specials) if write else 1)
+        out: dict[tuple[int | None, int | None, tuple[int, ...]], str] = {}
+        for matched, value in self.found:  # shortest first
+            if root in matched:
+                matched = frozenset({root})  # no glob matches the root (``_NOT_ROOT``)
+            label = (
+                _order(plain[0], (r for i in matched for r in hitters[0].get(i, ()))),
+                _order(plain[1], (r for i in matched for r in hitters[1].get(i, ()))),
+                tuple(sorted(i for i in matched if root <= i < last)),
+            )
+            out.setdefault(label, value)
+        return [
+            _Found(
+                value,
+                None,
+                left,
+                right,
+                ", ".join(self.specials[i - root][1] for i in marks) or None,
+            )
+            for (left, right, marks), value in out.items()
+        ]
 
 
 def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]:
@@ -258,29 +283,22 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
         )
         for side in rules
     ]
-    plains = [[r for r in side if r.paths is None and r.commands is None] for side in rules]
-
-    def label(matched: frozenset[int]) -> tuple[_Signature, _Signature, bool]:
-        return (
-            _signature(plains[0], (r for i in matched for r in hitters[0].get(i, ()))),
-            _signature(plains[1], (r for i in matched for r in hitters[1].get(i, ()))),
-            len(ids) in matched,
-        )
-
-    found = explore(nfa.compiled(), starts, WordDomain(alphabet), label)
-    parts: dict[tuple[_Signature, _Signature], tuple[str, ...]] = {}
+    plain = (_plain(rules[0]), _plain(rules[1]))
+    parts: dict[_Pair, tuple[str, ...]] = {}
     out: list[_Found] = []
-    for (left, right, is_empty), symbols in found.items():
+    for matched, symbols in explore(nfa.compiled(), starts, WordDomain(alphabet)).items():
         words = alphabet.text(symbols)
-        if is_empty:
-            deciders = _deciders(left, right)
-            out.append(_Found(semantics.line([words]), (words,), *deciders, EMPTY_SPECIAL))
+        pair = (
+            _signature(plain[0], (r for i in matched for r in hitters[0].get(i, ()))),
+            _signature(plain[1], (r for i in matched for r in hitters[1].get(i, ()))),
+        )
+        if len(ids) in matched:
+            out.append(_Found(semantics.line([words]), (words,), *_deciders(pair), EMPTY_SPECIAL))
         else:
-            parts[(left, right)] = words
-    lines = _combinations(parts)
+            parts.setdefault(pair, words)
     seen: set[tuple[int | None, int | None]] = set()
-    for pair, line in sorted(lines.items(), key=lambda item: len(item[1])):
-        deciders = _deciders(*pair)
+    for pair, line in _combinations(parts).items():  # fewest commands first
+        deciders = _deciders(pair)
         if deciders not in seen:
             seen.add(deciders)
             special = None if len(line) == 1 else f"{len(line)} simple commands"
@@ -288,35 +306,36 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
     return out
 
 
-# What decides a line on one side, reduced to what combining commands can change: the
-# first deny hit, else the first ask hit, else the allow rules that cover every command.
-_Signature = tuple[Behavior, int] | tuple[Behavior, frozenset[int]]
+# What decides a line on one side, reduced to what combining commands can change:
+# (0, the first deny hit), else (1, the first ask hit), else (2, the allow rules that
+# cover every command).
+_Signature = tuple[int, int] | tuple[int, frozenset[int]]
 _Pair = tuple[_Signature, _Signature]
+_KINDS = ((Behavior.DENY, 0), (Behavior.ASK, 1))
 
 
 def _signature(plain: Sequence[CompiledRule], hits: Iterable[CompiledRule]) -> _Signature:
     every = (*plain, *hits)
-    for behavior in (Behavior.DENY, Behavior.ASK):
+    for behavior, kind in _KINDS:
         orders = [r.order for r in every if r.decision.behavior is behavior]
         if orders:
-            return behavior, min(orders)
-    return Behavior.ALLOW, frozenset(
-        r.order for r in every if r.decision.behavior is Behavior.ALLOW
-    )
+            return kind, min(orders)
+    return 2, frozenset(r.order for r in every if r.decision.behavior is Behavior.ALLOW)
 
 
 def _joined(a: _Signature, b: _Signature) -> _Signature:
     """The signature of a line holding the commands of both."""
-    for behavior in (Behavior.DENY, Behavior.ASK):
-        orders = [s[1] for s in (a, b) if s[0] is behavior and isinstance(s[1], int)]
-        if orders:
-            return behavior, min(orders)
-    assert isinstance(a[1], frozenset) and isinstance(b[1], frozenset)
-    return Behavior.ALLOW, a[1] & b[1]
+    if a[0] != b[0]:
+        return a if a[0] < b[0] else b
+    first, second = a[1], b[1]
+    if isinstance(first, frozenset) and isinstance(second, frozenset):
+        return 2, first & second
+    assert isinstance(first, int) and isinstance(second, int)
+    return a if first <= second else b
 
 
-def _deciders(left: _Signature, right: _Signature) -> tuple[int | None, int | None]:
-    return _decider(left), _decider(right)
+def _deciders(pair: _Pair) -> tuple[int | None, int | None]:
+    return _decider(pair[0]), _decider(pair[1])
 
 
 def _decider(signature: _Signature) -> int | None:
@@ -330,7 +349,8 @@ def _combinations(
     parts: Mapping[_Pair, tuple[str, ...]],
 ) -> dict[_Pair, tuple[tuple[str, ...], ...]]:
     """Every signature pair a line of one or more simple commands reaches, with the fewest
-    commands (breadth first), from the single commands ``parts``."""
+    commands (breadth first, so in order of the number of commands), from the single
+    commands ``parts``."""
     known: dict[_Pair, tuple[tuple[str, ...], ...]] = {
         pair: (words,) for pair, words in parts.items()
     }
@@ -338,6 +358,7 @@ def _combinations(
     while frontier:
         following = []
         for pair in frontier:
+            line = known[pair]
             for part, words in parts.items():
                 joined = (_joined(pair[0], part[0]), _joined(pair[1], part[1]))
                 if joined not in known:
@@ -346,7 +367,7 @@ def _combinations(
                             "the command rules are too intricate to compare completely "
                             f"(more than {MAX_LINE_SIGNATURES} kinds of command lines)"
                         )
-                    known[joined] = (*known[pair], words)
+                    known[joined] = (*line, words)
                     following.append(joined)
         frontier = following
     return known
