@@ -195,25 +195,32 @@ def _successors(
 ) -> list[tuple[int, frozenset[int]]]:
     """One successor per symbol a live edge or the domain singles out, one for the rest,
     in the domain's order of preference."""
-    live = [move for s in states for move in nfa.moves[s]]
-    named: set[int] = set()
-    for symbols, _ in live:
-        named |= symbols.symbols
+    listed: dict[int, set[int]] = {}
+    unlisted: list[tuple[frozenset[int], frozenset[int]]] = []
+    for state in states:
+        for symbols, reached in nfa.moves[state]:
+            if symbols.negated:
+                unlisted.append((symbols.symbols, reached))
+            else:
+                for symbol in symbols.symbols:
+                    listed.setdefault(symbol, set()).update(reached)
+    named = set(listed)
+    for excluded, _ in unlisted:
+        named |= excluded
     extra, rest = domain.split(frozenset(named))
     out: list[tuple[int, frozenset[int]]] = []
-    for symbol in named | extra:
-        targets: set[int] = set()
-        for symbols, reached in live:
-            if symbol in symbols:
+    for symbol in sorted(named | extra, key=domain.rank):
+        targets = set(listed.get(symbol, ()))
+        for excluded, reached in unlisted:
+            if symbol not in excluded:
                 targets |= reached
         out.append((symbol, frozenset(targets)))
     if rest is not None:
         targets = set()
-        for symbols, reached in live:
-            if symbols.negated:
-                targets |= reached
+        for _, reached in unlisted:
+            targets |= reached
         out.append((rest, frozenset(targets)))
-    out.sort(key=lambda item: domain.rank(item[0]))
+        out.sort(key=lambda item: domain.rank(item[0]))
     return out
 
 

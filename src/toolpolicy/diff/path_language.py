@@ -62,6 +62,7 @@ class PathAlphabet:
 
     def __init__(self, cuts: Iterable[int]) -> None:
         self._starts = sorted({0, *(c for c in cuts if 0 < c < _MAX_CODE_POINT)})
+        self._only: dict[str, SymbolSet] = {}
         self._ends = [*self._starts[1:], _MAX_CODE_POINT]
         self.representatives = tuple(
             _representative(low, high) for low, high in zip(self._starts, self._ends, strict=True)
@@ -83,6 +84,13 @@ class PathAlphabet:
     def of(self, char: str) -> int:
         """The class of ``char``."""
         return bisect.bisect_right(self._starts, ord(char)) - 1
+
+    def only(self, char: str) -> SymbolSet:
+        """The symbol set of ``char``'s class alone."""
+        found = self._only.get(char)
+        if found is None:
+            found = self._only[char] = SymbolSet(frozenset({self.of(char)}))
+        return found
 
     def between(self, low: str, high: str) -> frozenset[int]:
         """The classes of every character from ``low`` to ``high``."""
@@ -278,13 +286,14 @@ class _Builder:
         self.alphabet = alphabet
         self.not_slash = SymbolSet(frozenset({alphabet.slash}), negated=True)
 
+
     def one_of(self, state: int, symbols: SymbolSet) -> int:
         nxt = self.nfa.state()
         self.nfa.edge(state, symbols, nxt)
         return nxt
 
     def char(self, state: int, char: str) -> int:
-        return self.one_of(state, SymbolSet(frozenset({self.alphabet.of(char)})))
+        return self.one_of(state, self.alphabet.only(char))
 
     def loop(self, state: int, symbols: SymbolSet) -> int:
         """``symbols*`` after ``state``."""
