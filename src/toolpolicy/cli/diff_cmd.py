@@ -24,7 +24,8 @@ __all__ = ["diff_cmd"]
     type=click.Path(exists=True, dir_okay=False),
     default=None,
     metavar="FILE",
-    help='Also replay recorded calls: JSONL of {"tool", "arguments"}, or an audit file.',
+    help='Also replay recorded calls: JSONL of {"tool", "arguments"}, or an audit file '
+    "recorded with --audit-arguments.",
 )
 @click.option(
     "--workspace",
@@ -48,7 +49,7 @@ __all__ = ["diff_cmd"]
     show_default=True,
     help="Exit 1 on any difference, or only when the right side widens some decision.",
 )
-@click.option("--all", "show_all", is_flag=True, help="Also list the probes that agree.")
+@click.option("--all", "show_all", is_flag=True, help="Also list the calls that agree.")
 @reports_errors
 def diff_cmd(
     left: str,
@@ -63,11 +64,14 @@ def diff_cmd(
     """Compare the effective decisions (before any human answers) of LEFT and RIGHT.
 
     A side is a preset (workspace-write, ...), a profile (P01, P02, P03), PROFILE@PRESET
-    (P02@danger-full-access) or a policy file. Probe calls are generated from both sides
-    so every rule is exercised; each difference is a widen (RIGHT is more permissive:
-    deny < ask < allow, or a wider sandbox for an execute call) or a narrow. The verdict
-    is equivalent, more-permissive, less-permissive or incomparable (RIGHT relative to
-    LEFT). Same behavior from another source is listed as "same" and is not a difference.
+    (P02@danger-full-access) or a policy file. The rules of both sides are searched
+    symbolically for every region of paths and commands they decide differently, each
+    shown with a shortest witness call and the rules deciding it; physical probes (`..`,
+    symlink escape, ...) and recorded calls follow. Each difference is a widen (RIGHT is
+    more permissive: deny < ask < allow, or a wider sandbox for an execute call) or a
+    narrow. The verdict is equivalent, more-permissive, less-permissive or incomparable
+    (RIGHT relative to LEFT). Same behavior from another source is listed as "same" and
+    is not a difference.
 
     \b
     Examples:
@@ -76,7 +80,7 @@ def diff_cmd(
       toolpolicy diff P03 team.yaml --calls audit.jsonl --format markdown
 
     Exit codes: 0 equivalent (with --fail-on widen: nothing widens), 1 different,
-    2 usage or configuration error.
+    2 usage or configuration error (or rules too intricate to compare completely).
     """
     from ..diff import RENDERERS, Change, Verdict, run_diff
 
