@@ -157,7 +157,8 @@ def test_markdown_is_a_table_to_paste_into_a_pull_request(tmp_path: Path) -> Non
         "| call | left | right | change | region |",
         "| --- | --- | --- | --- | --- |",
         '| `write_file {"path": "b", "content": "x"}` | allow (`default`) '
-        "| ask (`confirm-file-write`) | **narrow** | left: no rule; right: confirm-file-write (ask) |",
+        "| ask (`confirm-file-write`) | **narrow** "
+        "| left: no rule; right: confirm-file-write (ask) |",
     ]
 
 

@@ -145,9 +145,7 @@ def test_diff_reports_every_disagreement_in_its_region(
 
 
 def _deny_reads(tmp_path: Path, name: str, glob: str) -> str:
-    return _write(
-        tmp_path / name, [{"behavior": "deny", "tools": ["read_file"], "paths": [glob]}]
-    )
+    return _write(tmp_path / name, [{"behavior": "deny", "tools": ["read_file"], "paths": [glob]}])
 
 
 def _ws(tmp_path: Path) -> str:
@@ -162,7 +160,9 @@ def _read_regions(report: DiffReport) -> list[tuple[str, str, str]]:
     for r in report.differences:
         if r.probe.tool == "read_file" and r.probe.region is not None:
             assert isinstance(r.probe.arguments, dict)
-            out.append((str(r.probe.arguments["path"]), r.left.behavior.label, r.right.behavior.label))
+            out.append(
+                (str(r.probe.arguments["path"]), r.left.behavior.label, r.right.behavior.label)
+            )
     return out
 
 
@@ -178,9 +178,10 @@ def test_docs_any_depth_against_docs_one_level_differs_below_and_at_docs(tmp_pat
     # The witnesses are in that region: decided the same way.
     a, b = load(left, workspace=_ws(tmp_path)), load(right, workspace=_ws(tmp_path))
     for path in ("docs/a/b/secret1", "docs/secret1"):
-        assert (a.check("read_file", {"path": path}).behavior.label, b.check(
-            "read_file", {"path": path}
-        ).behavior.label) == ("deny", "allow")
+        assert (
+            a.check("read_file", {"path": path}).behavior.label,
+            b.check("read_file", {"path": path}).behavior.label,
+        ) == ("deny", "allow")
 
 
 def test_a_class_one_letter_wider_differs_at_that_letter(tmp_path: Path) -> None:

@@ -99,7 +99,7 @@ def _domain_accepts(domain: PathDomain, text: str, alphabet: PathAlphabet) -> bo
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.text(alphabet="cCoOnNuUlLpPtTmM1¹$iIı .a/:\\*\xa0\u3000", min_size=1, max_size=9))
+@given(st.text(alphabet="cCoOnNuUlLpPtTmM1¹$iI\u0131 .a/:\\*\xa0\u3000", min_size=1, max_size=9))
 @example("nul")
 @example("con.txt")
 @example("COM1 ")

@@ -12,6 +12,8 @@ from toolpolicy.diff import Change, RecordedCallsError, read_recorded_calls, run
 from toolpolicy.diff.probes import Probe
 from toolpolicy.engine.audit import JsonlAuditSink, arguments_sha256
 
+from .conftest import run_cli
+
 
 def _record(tool: str, arguments: dict[str, object], *, raw: bool) -> AuditRecord:
     return AuditRecord(
@@ -138,3 +140,54 @@ def test_recorded_calls_are_replayed_against_a_proposed_change(tmp_path: Path, t
     assert len(replayed) == 1
     assert replayed[0].change is Change.NARROW
     assert replayed[0].right.source == "no-vendored-c"
+
+
+AUDIT_WITH_ARGUMENTS = Path(__file__).parent / "data" / "audit-arguments.jsonl"
+
+
+def test_an_audit_recorded_with_arguments_is_replayed_redacted_values_and_all(
+    tmp_path: Path, team: Path
+) -> None:
+    """The audit shape of ``--audit-arguments``: ``content`` and secrets are strings in the
+    record; they decide the same, so the call replays; a line without ``arguments`` is not
+    replayable and is counted."""
+    found = read_recorded_calls(str(AUDIT_WITH_ARGUMENTS))
+    assert [(p.tool, p.arguments) for p in found.probes] == [
+        (
+            "write_file",
+            {
+                "path": "third_party/zlib/inflate.c",
+                "content": "<sha256:3f5a0c2d9e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b"
+                "3a21, 1200 chars>",
+            },
+        ),
+        ("shell", {"command": "git status"}),
+        (
+            "edit_file",
+            {
+                "path": "src/config.py",
+                "old_string": "<sha256:11aa22bb33cc44dd55ee66ff77008899aabbccddeeff001122334455"
+                "66778899, 40 chars>",
+                "new_string": 'API_TOKEN = "<redacted>"',
+            },
+        ),
+    ]
+    assert found.skipped == 1
+    report = run_diff("P03", str(team), calls=str(AUDIT_WITH_ARGUMENTS))
+    replayed = [r for r in report.results if r.probe.origin.startswith("recorded ")]
+    assert [(r.probe.tool, r.change) for r in replayed] == [
+        ("write_file", Change.NARROW),
+        ("shell", Change.NONE),
+        ("edit_file", Change.NONE),
+    ]
+    assert replayed[0].right.source == "no-vendored-c"
+    assert replayed[0].probe.region is None
+
+
+def test_the_text_report_says_why_audit_lines_were_not_replayed(tmp_path: Path) -> None:
+    done = run_cli("diff", "P03", "P03", "--calls", str(AUDIT_WITH_ARGUMENTS), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[2].endswith(
+        f"(replayed 3 recorded calls from {AUDIT_WITH_ARGUMENTS}; 1 lines not replayable: "
+        "no arguments recorded (record with --audit-arguments))"
+    )
