@@ -146,10 +146,11 @@ _State = tuple[Hashable, frozenset[int]]
 
 
 def explore(
-    nfa: CompiledNfa, starts: Iterable[int], domain: Domain
+    nfa: CompiledNfa, starts: Iterable[int], domain: Domain, *, limit: int = MAX_STATES
 ) -> dict[frozenset[int], tuple[int, ...]]:
     """Every set of patterns that match together on some valid string, each with a
-    shortest such string, in order of their lengths. Raises :class:`AutomatonTooLarge`."""
+    shortest such string, in order of their lengths. Raises :class:`AutomatonTooLarge`
+    past ``limit`` states."""
     start: _State = (domain.start, nfa.start_set(starts))
     parents: dict[_State, tuple[_State, int] | None] = {start: None}
     found: dict[frozenset[int], tuple[int, ...]] = {}
@@ -180,10 +181,10 @@ def explore(
                 continue
             nxt = (after, targets)
             if nxt not in parents:
-                if len(parents) >= MAX_STATES:
+                if len(parents) >= limit:
                     raise AutomatonTooLarge(
                         f"the rules are too intricate to compare completely "
-                        f"(more than {MAX_STATES} automaton states)"
+                        f"(more than {limit} automaton states)"
                     )
                 parents[nxt] = (current, symbol)
                 queue.append(nxt)

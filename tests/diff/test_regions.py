@@ -1,0 +1,112 @@
+"""Regions: the witnesses the symbolic search picks, the paths it refuses to use, what sets
+a region apart besides the rules, and the bound that stops it from answering incompletely."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolpolicy import load
+from toolpolicy.diff import AutomatonTooLarge, Verdict, run_diff
+from toolpolicy.diff.automaton import Nfa, explore
+from toolpolicy.diff.path_language import PathDomain, add_glob, path_alphabet
+from toolpolicy.tools.workspace import normalized_path
+
+
+def _policy(path: Path, rules: list[dict[str, object]]) -> str:
+    document = {
+        "apiVersion": "toolpolicy/v1",
+        "kind": "Policy",
+        "name": path.stem,
+        "extends": "P03",
+        "rules": [
+            {"name": f"r{i}", "behavior": r.pop("behavior"), "reason": f"Rule {i}", "match": r}
+            for i, r in enumerate(rules)
+        ],
+    }
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    root.mkdir()
+    return root
+
+
+def test_a_device_name_is_never_a_witness_a_longer_valid_name_is(tmp_path: Path, ws: Path) -> None:
+    right = _policy(tmp_path / "r.yaml", [{"behavior": "deny", "paths": ["nul*"]}])
+    report = run_diff("P03", right, workspace=str(ws))
+    reads = [r for r in report.differences if r.probe.tool == "read_file"]
+    assert len(reads) == 1
+    path = reads[0].probe.arguments["path"]  # type: ignore[index]
+    assert normalized_path(path) == path and path.lower() != "nul"
+    assert (reads[0].left.behavior.label, reads[0].right.behavior.label) == ("allow", "deny")
+
+
+def test_a_rule_that_matches_only_device_names_decides_nothing(tmp_path: Path, ws: Path) -> None:
+    right = _policy(tmp_path / "r.yaml", [{"behavior": "deny", "paths": ["con", "aux.*"]}])
+    report = run_diff("P03", right, workspace=str(ws))
+    assert not [r for r in report.differences if r.probe.region is not None]
+    assert report.verdict is Verdict.EQUIVALENT
+
+
+def test_no_glob_matches_the_workspace_root(tmp_path: Path, ws: Path) -> None:
+    right = _policy(
+        tmp_path / "r.yaml", [{"behavior": "deny", "tools": ["read_file"], "paths": ["*"]}]
+    )
+    report = run_diff("P03", right, workspace=str(ws))
+    root = next(
+        r
+        for r in report.results
+        if r.probe.tool == "read_file" and r.probe.region and r.probe.region.special
+    )
+    assert root.probe.arguments == {"path": "."}
+    assert root.probe.region is not None
+    assert root.probe.region.describe() == "left: no rule; right: no rule; the workspace root"
+    assert root.change.value == "none"
+    reads = [r.probe.arguments for r in report.differences if r.probe.tool == "read_file"]
+    assert reads == [{"path": "b"}]
+
+
+def test_a_policy_file_inside_the_workspace_is_a_protected_region_for_writes(
+    tmp_path: Path,
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    inside = _policy(ws / "team.yaml", [])
+    report = run_diff("P03", inside, workspace=str(ws))
+    protected = [r for r in report.differences if r.probe.origin == "region"]
+    assert [(r.probe.tool, r.probe.arguments["path"]) for r in protected] == [  # type: ignore[index]
+        ("write_file", "team.yaml"),
+        ("edit_file", "team.yaml"),
+    ]
+    assert protected[0].right.source == "workspace-boundary"
+    assert protected[0].right.reason == "Policy files in use cannot be written"
+    assert protected[0].probe.region.special == "protected: team.yaml"  # type: ignore[union-attr]
+    assert not any(r.probe.tool == "read_file" for r in report.differences)
+
+
+def test_a_deny_on_a_program_hits_wherever_its_words_follow(tmp_path: Path, ws: Path) -> None:
+    right = _policy(
+        tmp_path / "r.yaml", [{"behavior": "deny", "tools": ["shell"], "commands": ["git push"]}]
+    )
+    report = run_diff("P03", right, workspace=str(ws))
+    shell = [r for r in report.differences if r.probe.origin == "region"]
+    assert [r.probe.arguments for r in shell] == [{"command": "git push"}]
+    policy = load(right, workspace=ws)
+    assert policy.check("shell", {"command": "git -C w push"}).source == "r0"
+
+
+def test_the_search_refuses_to_answer_past_its_bound() -> None:
+    texts = [f"d{i}/**/*.c" for i in range(20)]
+    alphabet = path_alphabet(texts)
+    nfa = Nfa()
+    starts = [add_glob(nfa, text, alphabet, i) for i, text in enumerate(texts)]
+    compiled = nfa.compiled()
+    assert len(explore(compiled, starts, PathDomain(alphabet))) > 20
+    with pytest.raises(AutomatonTooLarge, match="too intricate to compare completely"):
+        explore(compiled, starts, PathDomain(alphabet), limit=50)
