@@ -11,6 +11,8 @@ from toolpolicy.core.protocols import AuditRecord
 from toolpolicy.diff import Change, RecordedCallsError, read_recorded_calls, run_diff
 from toolpolicy.diff.probes import Probe
 from toolpolicy.engine.audit import JsonlAuditSink, arguments_sha256
+from toolpolicy.engine.selection import load
+from toolpolicy.tools.registry import ToolCall, ToolContext
 
 from .conftest import run_cli
 
@@ -168,7 +170,9 @@ def test_an_audit_recorded_with_arguments_is_replayed_redacted_values_and_all(
                 "path": "src/config.py",
                 "old_string": "<sha256:11aa22bb33cc44dd55ee66ff77008899aabbccddeeff001122334455"
                 "66778899, 40 chars>",
-                "new_string": 'API_TOKEN = "<redacted>"',
+                "new_string": "<sha256:5d41402abc4b2a76b9719d911017c592aaf4dbb1a1e2c3d4e5f6071829"
+                "3a4b5c, 24 chars>",
+                "api_token": "<redacted>",
             },
         ),
     ]
@@ -178,10 +182,46 @@ def test_an_audit_recorded_with_arguments_is_replayed_redacted_values_and_all(
     assert [(r.probe.tool, r.change) for r in replayed] == [
         ("write_file", Change.NARROW),
         ("shell", Change.NONE),
-        ("edit_file", Change.NONE),
+        ("edit_file", Change.NONE),  # an unknown argument: both sides reject it alike
     ]
     assert replayed[0].right.source == "no-vendored-c"
     assert replayed[0].probe.region is None
+    assert replayed[2].left.source == "invalid_arguments"
+
+
+def test_a_real_audit_recorded_with_arguments_replays_through_diff(
+    tmp_path: Path, team: Path
+) -> None:
+    """The gate's own audit lines (``include_arguments``, the CLI's ``--audit-arguments``),
+    content redacted to its digest, replay against a proposed policy."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    audit = tmp_path / "audit.jsonl"
+    calls = [
+        ToolCall("c1", "write_file", {"path": "third_party/zlib/inflate.c", "content": "int x;"}),
+        ToolCall("c2", "edit_file", {"path": "src/a.py", "old_string": "a", "new_string": "b"}),
+    ]
+    with JsonlAuditSink(audit, fsync=False) as sink:
+        gate = load("P02", workspace=str(ws)).gate(approval=None, audit=[sink])
+        gate.handle(ToolCall("c0", "read_file", {"path": "README.md"}), ToolContext(str(ws)))
+        recording = load("P02", workspace=str(ws)).gate(
+            approval=None, audit=[sink], include_arguments=True
+        )
+        for call in calls:
+            recording.handle(call, ToolContext(str(ws), call.id))
+    found = read_recorded_calls(str(audit))
+    assert found.skipped == 1
+    write = found.probes[0]
+    assert write.arguments["path"] == "third_party/zlib/inflate.c"  # type: ignore[index]
+    assert str(write.arguments["content"]).startswith("<sha256:")  # type: ignore[index]
+    assert "int x;" not in audit.read_text(encoding="utf-8")
+    report = run_diff("P03", str(team), calls=str(audit))
+    assert (report.replayed, report.skipped) == (2, 1)
+    replayed = [r for r in report.results if r.probe.origin.startswith("recorded ")]
+    assert [(r.probe.tool, r.change, r.right.source) for r in replayed] == [
+        ("write_file", Change.NARROW, "no-vendored-c"),
+        ("edit_file", Change.NONE, "confirm-file-write"),
+    ]
 
 
 def test_the_text_report_says_why_audit_lines_were_not_replayed(tmp_path: Path) -> None:
