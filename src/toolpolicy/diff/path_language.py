@@ -286,7 +286,6 @@ class _Builder:
         self.alphabet = alphabet
         self.not_slash = SymbolSet(frozenset({alphabet.slash}), negated=True)
 
-
     def one_of(self, state: int, symbols: SymbolSet) -> int:
         nxt = self.nfa.state()
         self.nfa.edge(state, symbols, nxt)
