@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolpolicy import load
@@ -33,7 +34,18 @@ def _valid_glob(text: str) -> bool:
     return True
 
 
-globs = st.text(alphabet="ab*?[]!-/", min_size=1, max_size=8).filter(_valid_glob)
+_SEGMENTS = ("a", "b", "*", "?", "**", "ws", "a*", "*b", "[a-b]", "[!a]")
+globs = st.builds(
+    lambda prefix, body, slash: prefix + body + slash,
+    st.sampled_from(
+        ("", "", "/", "//", "~/")
+    ),  # workspace (at any depth, anchored), absolute, home
+    st.one_of(
+        st.text(alphabet="ab*?[]!-/", min_size=1, max_size=8),
+        st.lists(st.sampled_from(_SEGMENTS), min_size=1, max_size=3).map("/".join),
+    ),
+    st.sampled_from(("", "", "/")),
+).filter(_valid_glob)
 prefixes = st.lists(st.sampled_from(("a", "b", "*")), min_size=1, max_size=3).map(" ".join)
 behaviors = st.sampled_from(("deny", "ask", "allow"))
 path_rules = st.fixed_dictionaries(
@@ -75,18 +87,30 @@ def _write(path: Path, rules: list[dict[str, object]]) -> str:
     return str(path)
 
 
-def _universe() -> Iterator[tuple[str, dict[str, object]]]:
-    """Every path of up to four characters in up to three segments, every simple command of
-    up to four words, and lines of two or three short ones joined by ``;``."""
-    for total in range(1, _MAX_PATH_CHARS + 1):
+def _relative_paths(max_chars: int) -> Iterator[str]:
+    """Every path of up to ``max_chars`` characters in up to three segments."""
+    for total in range(1, max_chars + 1):
         for chars in itertools.product(_UNIVERSE_CHARS, repeat=total):
             for cuts in range(min(total, 3)):
                 for positions in itertools.combinations(range(1, total), cuts):
                     bounds = (0, *positions, total)
-                    path = "/".join(
+                    yield "/".join(
                         "".join(chars[bounds[i] : bounds[i + 1]]) for i in range(len(bounds) - 1)
                     )
-                    yield "read_file", {"path": path}
+
+
+def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
+    """Every relative path of up to four characters in up to three segments, the same up to
+    three characters below ``/``, the workspace ``root`` and ``home`` (and those folders
+    themselves); every simple command of up to four words, and lines of two or three short
+    ones joined by ``;``."""
+    yield "read_file", {"path": "."}
+    for path in _relative_paths(_MAX_PATH_CHARS):
+        yield "read_file", {"path": path}
+    for base in ("", root, home):
+        yield "read_file", {"path": base or "/"}
+        for path in _relative_paths(_MAX_PATH_CHARS - 1):
+            yield "read_file", {"path": f"{base}/{path}"}
     for count in range(_MAX_COMMAND_WORDS + 1):
         for words in itertools.product(_COMMAND_WORDS, repeat=count):
             yield "shell", {"command": " ".join(words)}
@@ -106,7 +130,7 @@ def _outcome_key(outcome: object) -> tuple[str, str, str]:
     return behavior.label, outcome.source, outcome.reason  # type: ignore[attr-defined]
 
 
-def _check_report(report: DiffReport, left: ToolPolicy, right: ToolPolicy) -> None:
+def _check_report(report: DiffReport, left: ToolPolicy, right: ToolPolicy, home: str) -> None:
     """Every region witness is decided as the report says, and every disagreement in the
     universe has a reported region with the same pair of decisions."""
     for result in report.results:
@@ -117,31 +141,61 @@ def _check_report(report: DiffReport, left: ToolPolicy, right: ToolPolicy) -> No
         assert _key(left.check(result.probe.tool, arguments)) == _outcome_key(result.left)
         assert _key(right.check(result.probe.tool, arguments)) == _outcome_key(result.right)
     reported = {
-        (r.probe.tool, _outcome_key(r.left)[:2], _outcome_key(r.right)[:2])
+        (
+            r.probe.tool,
+            _absolute(r.probe.arguments),
+            _outcome_key(r.left)[:2],
+            _outcome_key(r.right)[:2],
+        )
         for r in report.differences
         if r.probe.region is not None
     }
-    for tool, arguments in _universe():
-        # A difference is another behavior or another source (a reworded reason is not).
+    for tool, arguments in _universe(left.workspace, home):
+        # A difference is another behavior or another source (a reworded reason is not);
+        # its region has the same decisions and the same kind of path.
         a = _key(left.check(tool, arguments))[:2]
         b = _key(right.check(tool, arguments))[:2]
         if a != b:
-            assert (tool, a, b) in reported, (tool, arguments, a, b, sorted(reported))
+            key = (tool, _absolute(arguments), a, b)
+            assert key in reported, (tool, arguments, a, b, sorted(reported))
+
+
+def _absolute(arguments: object) -> bool:
+    return isinstance(arguments, dict) and str(arguments.get("path", "")).startswith("/")
 
 
 @settings(max_examples=100, deadline=None)
 @given(left_rules=policies, right_rules=policies)
+@example(left_rules=[], right_rules=[{"behavior": "deny", "tools": None, "paths": ["//*"]}])
+@example(
+    left_rules=[{"behavior": "allow", "tools": ["shell"], "commands": ["a", "b"]}],
+    right_rules=[
+        {"behavior": "allow", "tools": ["shell"], "commands": ["a"]},
+        {"behavior": "allow", "tools": ["shell"], "commands": ["b"]},
+    ],
+)
+@example(left_rules=[], right_rules=[{"behavior": "deny", "tools": None, "paths": ["~/ws/a"]}])
 def test_diff_reports_every_disagreement_in_its_region(
     left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
 ) -> None:
     with tempfile.TemporaryDirectory() as top:
         root = Path(top)
-        ws = root / "ws"
-        ws.mkdir()
+        home = root / "home"
+        ws = home / "ws"  # inside home: ``~/`` patterns see workspace paths too
+        ws.mkdir(parents=True)
         left_file = _write(root / "left.yaml", left_rules)
         right_file = _write(root / "right.yaml", right_rules)
-        report = run_diff(left_file, right_file, workspace=str(ws))
-        _check_report(report, load(left_file, workspace=ws), load(right_file, workspace=ws))
+        saved = os.environ.get("HOME")
+        os.environ["HOME"] = str(home)
+        try:
+            report = run_diff(left_file, right_file, workspace=str(ws))
+            a, b = load(left_file, workspace=ws), load(right_file, workspace=ws)
+            _check_report(report, a, b, os.path.realpath(home))
+        finally:
+            if saved is None:
+                del os.environ["HOME"]
+            else:
+                os.environ["HOME"] = saved
 
 
 def _deny_reads(tmp_path: Path, name: str, glob: str) -> str:
@@ -155,14 +209,15 @@ def _ws(tmp_path: Path) -> str:
     return str(ws)
 
 
-def _read_regions(report: DiffReport) -> list[tuple[str, str, str]]:
+def _read_regions(report: DiffReport, *, absolute: bool = False) -> list[tuple[str, str, str]]:
+    """The read regions that differ, workspace-relative ones (or the absolute ones)."""
     out = []
     for r in report.differences:
         if r.probe.tool == "read_file" and r.probe.region is not None:
             assert isinstance(r.probe.arguments, dict)
-            out.append(
-                (str(r.probe.arguments["path"]), r.left.behavior.label, r.right.behavior.label)
-            )
+            path = str(r.probe.arguments["path"])
+            if path.startswith("/") == absolute:
+                out.append((path, r.left.behavior.label, r.right.behavior.label))
     return out
 
 
@@ -172,6 +227,9 @@ def test_docs_any_depth_against_docs_one_level_differs_below_and_at_docs(tmp_pat
     report = run_diff(left, right, workspace=_ws(tmp_path))
     assert report.verdict is Verdict.MORE_PERMISSIVE
     assert _read_regions(report) == [("docs/secret", "deny", "allow")]
+    # The same file named by its absolute path is a region of its own.
+    root = load(left, workspace=_ws(tmp_path)).workspace
+    assert _read_regions(report, absolute=True) == [(f"{root}/docs/secret", "deny", "allow")]
     region = report.differences[0].probe.region
     assert region is not None and region.left is not None
     assert region.describe() == "left: r0 (deny: docs/**/secret*); right: no rule"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -31,7 +32,26 @@ def test_a_rule_outside_the_workspace_is_a_difference(tmp_path: Path) -> None:
         env=env,
     )
     assert done.returncode == 1, done.stdout + done.stderr
-    rows = [line.split() for line in done.stdout.splitlines() if line.startswith("read_file")]
-    assert [row[2:] for row in rows] == [["allow", "(default)", "deny", "(keys)", "narrow"]] * 2
-    shown = sorted(row[1] for row in rows)  # long paths are cut short in the table
-    assert shown[0] == "path=/etc/shadow" and shown[1].startswith(f"path={tmp_path}"[:20])
+    lines = done.stdout.splitlines()
+    rows = [line.split() for line in lines if line.startswith("  read_file")]
+    # One region (no rule on the left, "keys" on the right, an absolute path); its shortest
+    # witness is /etc/shadow, and the rule's home pattern is in the same region.
+    assert rows == [
+        ["read_file", "path=/etc/shadow", "allow", "(default)", "deny", "(keys)", "narrow"]
+    ]
+    region = lines[lines.index(next(line for line in lines if line.startswith("  read_file"))) + 1]
+    assert " ".join(region.split()) == (
+        "left: no rule; right: keys (deny: //etc/shadow); an absolute path"
+    )
+    for path in ("/etc/shadow", f"{home}/.ssh/id_ed25519"):
+        arguments = json.dumps({"path": path})
+        command = ["check", "--policy", str(left), "--format", "json", "read_file", arguments]
+        check = subprocess.run(
+            [sys.executable, "-m", "toolpolicy", *command],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert '"source": "keys"' in check.stdout or "keys" in check.stdout, check.stdout

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolpolicy import load
-from toolpolicy.diff import AutomatonTooLarge, Verdict, run_diff
+from toolpolicy.diff import AutomatonTooLarge, ProbeResult, Verdict, run_diff
 from toolpolicy.diff.automaton import Nfa, explore
 from toolpolicy.diff.path_language import PathDomain, add_glob, path_alphabet
 from toolpolicy.tools.workspace import normalized_path
@@ -30,6 +30,11 @@ def _policy(path: Path, rules: list[dict[str, object]]) -> str:
     return str(path)
 
 
+def _relative(result: ProbeResult) -> bool:
+    arguments = result.probe.arguments
+    return isinstance(arguments, dict) and not str(arguments.get("path", "")).startswith("/")
+
+
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
@@ -40,18 +45,25 @@ def ws(tmp_path: Path) -> Path:
 def test_a_device_name_is_never_a_witness_a_longer_valid_name_is(tmp_path: Path, ws: Path) -> None:
     right = _policy(tmp_path / "r.yaml", [{"behavior": "deny", "paths": ["nul*"]}])
     report = run_diff("P03", right, workspace=str(ws))
-    reads = [r for r in report.differences if r.probe.tool == "read_file"]
+    reads = [r for r in report.differences if r.probe.tool == "read_file" and _relative(r)]
     assert len(reads) == 1
     path = reads[0].probe.arguments["path"]  # type: ignore[index]
     assert normalized_path(path) == path and path.lower() != "nul"
     assert (reads[0].left.behavior.label, reads[0].right.behavior.label) == ("allow", "deny")
 
 
-def test_a_rule_that_matches_only_device_names_decides_nothing(tmp_path: Path, ws: Path) -> None:
+def test_a_rule_on_device_names_decides_only_their_absolute_spellings(
+    tmp_path: Path, ws: Path
+) -> None:
+    """A relative ``con`` is refused before any rule looks; ``/…/ws/con`` is an absolute
+    path, which the engine matches against workspace rules as it is."""
     right = _policy(tmp_path / "r.yaml", [{"behavior": "deny", "paths": ["con", "aux.*"]}])
     report = run_diff("P03", right, workspace=str(ws))
-    assert not [r for r in report.differences if r.probe.region is not None]
-    assert report.verdict is Verdict.EQUIVALENT
+    regions = [r for r in report.differences if r.probe.region is not None]
+    assert not [r for r in regions if _relative(r)]
+    root = load(right, workspace=ws).workspace
+    assert {r.probe.arguments["path"] for r in regions} == {f"{root}/con"}  # type: ignore[index]
+    assert report.verdict is Verdict.LESS_PERMISSIVE
 
 
 def test_no_glob_matches_the_workspace_root(tmp_path: Path, ws: Path) -> None:
@@ -68,7 +80,11 @@ def test_no_glob_matches_the_workspace_root(tmp_path: Path, ws: Path) -> None:
     assert root.probe.region is not None
     assert root.probe.region.describe() == "left: no rule; right: no rule; the workspace root"
     assert root.change.value == "none"
-    reads = [r.probe.arguments for r in report.differences if r.probe.tool == "read_file"]
+    reads = [
+        r.probe.arguments
+        for r in report.differences
+        if r.probe.tool == "read_file" and _relative(r)
+    ]
     assert reads == [{"path": "b"}]
 
 

@@ -136,6 +136,18 @@ class CompiledNfa:
             out |= self.closures[s]
         return frozenset(out)
 
+    def advance(self, starts: Iterable[int], symbols: Iterable[int]) -> frozenset[int]:
+        """The states reached from ``starts`` after reading ``symbols``."""
+        states = self.start_set(starts)
+        for symbol in symbols:
+            reached: set[int] = set()
+            for state in states:
+                for edge, targets in self.moves[state]:
+                    if symbol in edge:
+                        reached |= targets
+            states = frozenset(reached)
+        return states
+
     def matched(self, states: frozenset[int]) -> frozenset[int]:
         """The patterns whose accept state is in ``states``."""
         accepts = self.accepts

@@ -23,7 +23,7 @@ from collections.abc import Hashable, Iterable
 
 from .automaton import Nfa, SymbolSet
 
-__all__ = ["PathAlphabet", "PathDomain", "add_exact", "add_glob", "path_alphabet"]
+__all__ = ["PathAlphabet", "PathDomain", "add_exact", "add_glob", "add_prefix", "path_alphabet"]
 
 _MAX_CODE_POINT = 0x110000
 _PREFERRED = "abcdefghijklmnopqrstuvwxyz0123456789_-ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -68,6 +68,7 @@ class PathAlphabet:
             _representative(low, high) for low, high in zip(self._starts, self._ends, strict=True)
         )
         self.legal = tuple(not _illegal(ord(rep)) for rep in self.representatives)
+        self.legal_absolute = tuple(not _control(ord(rep)) for rep in self.representatives)
         self.slash = self.of("/")
         ranked = sorted(range(len(self._starts)), key=self._rank_key)
         self._rank = {symbol: position for position, symbol in enumerate(ranked)}
@@ -91,6 +92,10 @@ class PathAlphabet:
         if found is None:
             found = self._only[char] = SymbolSet(frozenset({self.of(char)}))
         return found
+
+    def symbols(self, text: str) -> list[int]:
+        """The classes of the characters of ``text``."""
+        return [self.of(char) for char in text]
 
     def between(self, low: str, high: str) -> frozenset[int]:
         """The classes of every character from ``low`` to ``high``."""
@@ -122,7 +127,11 @@ def path_alphabet(texts: Iterable[str]) -> PathAlphabet:
 
 
 def _illegal(code: int) -> bool:
-    return chr(code) in _ILLEGAL_CHARS or any(low <= code <= high for low, high in _ILLEGAL_RANGES)
+    return chr(code) in _ILLEGAL_CHARS or _control(code)
+
+
+def _control(code: int) -> bool:
+    return any(low <= code <= high for low, high in _ILLEGAL_RANGES)
 
 
 def _representative(low: int, high: int) -> str:
@@ -134,19 +143,27 @@ def _representative(low: int, high: int) -> str:
 
 
 class PathDomain:
-    """The normalized workspace-relative paths (see the module docstring)."""
+    """The normalized workspace-relative paths (see the module docstring); with
+    ``devices=False`` what follows the first ``/`` of a normalized absolute path (no empty,
+    ``.`` or ``..`` segment, no control character; device names and blanks are names)."""
 
-    def __init__(self, alphabet: PathAlphabet) -> None:
+    def __init__(self, alphabet: PathAlphabet, *, devices: bool = True) -> None:
         self._alphabet = alphabet
+        self._devices = devices
+        self._legal = alphabet.legal if devices else alphabet.legal_absolute
+        self._symbols = frozenset(
+            s for s, legal in enumerate(self._legal) if legal and s != alphabet.slash
+        )
         self.start: Hashable = _ROOT
         self._splits: dict[frozenset[int], tuple[frozenset[int], int | None]] = {}
 
     def step(self, state: Hashable, symbol: int) -> Hashable | None:
         """The domain state after reading one character of class ``symbol``."""
-        alphabet = self._alphabet
-        if not alphabet.legal[symbol]:
+        if not self._legal[symbol]:
             return None
-        char = alphabet.representatives[symbol]
+        char = self._alphabet.representatives[symbol]
+        if not self._devices:
+            return _plain_step(state, char)
         if char == "/":
             if state in (_FREE, _BLANK) or (isinstance(state, str) and state.startswith(_TRIE)):
                 return None if _device(state) else _SEGMENT
@@ -185,17 +202,25 @@ class PathDomain:
         found = self._splits.get(named)
         if found is None:
             neutral = next((s for s in self._alphabet.neutral if s not in named), None)
-            if neutral is not None:
-                found = (frozenset(), neutral)
-            else:
-                left = self._alphabet.legal_symbols - named
-                found = (frozenset(left), None)
-            self._splits[named] = found
+            found = self._splits[named] = (
+                (frozenset(), neutral) if neutral is not None else (self._symbols - named, None)
+            )
         return found
 
     def rank(self, symbol: int) -> int:
         """Readable characters first."""
         return self._alphabet.rank(symbol)
+
+
+def _plain_step(state: Hashable, char: str) -> Hashable | None:
+    """Segments that are not ``.`` or ``..``, joined by single slashes."""
+    if char == "/":
+        return _SEGMENT if state == _FREE else None
+    if state in (_ROOT, _SEGMENT):
+        return _DOT if char == "." else _FREE
+    if state == _DOT:
+        return _DOT_DOT if char == "." else _FREE
+    return _FREE
 
 
 def _name(state: Hashable, char: str) -> Hashable:
@@ -216,13 +241,15 @@ def _device(state: Hashable) -> bool:
     return isinstance(state, str) and state.startswith(_TRIE) and state[len(_TRIE) :] in _RESERVED
 
 
-def add_glob(nfa: Nfa, text: str, alphabet: PathAlphabet, pattern: int) -> int:
+def add_glob(
+    nfa: Nfa, text: str, alphabet: PathAlphabet, pattern: int, *, anchored: bool = False
+) -> int:
     """Add the gitignore glob ``text`` (valid, as ``compile_glob`` accepted it) to ``nfa``;
-    its accept state reports ``pattern``. Returns its start state."""
+    its accept state reports ``pattern``. Returns its start state. ``anchored``: the body
+    of an absolute or home pattern (after its ``//`` or ``~/``), anchored at that root."""
     builder = _Builder(nfa, alphabet)
     start = nfa.state()
     body = text
-    anchored = False
     if body.startswith("/"):
         body = body[1:]
         anchored = True
@@ -267,8 +294,18 @@ def add_glob(nfa: Nfa, text: str, alphabet: PathAlphabet, pattern: int) -> int:
     return start
 
 
+def add_prefix(nfa: Nfa, text: str, alphabet: PathAlphabet, then: int) -> int:
+    """A start state that reads exactly ``text`` and goes on at state ``then``."""
+    builder = _Builder(nfa, alphabet)
+    start = end = nfa.state()
+    for char in text:
+        end = builder.char(end, char)
+    nfa.link(end, then)
+    return start
+
+
 def add_exact(nfa: Nfa, path: str, alphabet: PathAlphabet, pattern: int) -> int:
-    """Add the one path ``path`` (``below=False``) to ``nfa``; returns its start state."""
+    """Add the one path ``path`` to ``nfa``; returns its start state."""
     builder = _Builder(nfa, alphabet)
     start = nfa.state()
     end = start

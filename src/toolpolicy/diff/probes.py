@@ -8,8 +8,8 @@ apart.
 
 *Physical probes*: what the rules cannot see (the workspace boundary, symlinks, the
 protected set) is the same on both sides, but whether a side enforces the boundary is not;
-each path tool is probed with ``..``, an absolute path, a symlink escape when the
-workspace has one, and a reserved device name.
+each path tool is probed with ``..``, a symlink escape when the workspace has one, and a
+reserved device name. (Absolute paths are argument regions of their own.)
 
 Probes are deduplicated by tool and canonical arguments, first origin kept.
 """
@@ -30,7 +30,6 @@ __all__ = ["BOUNDARY_PATHS", "Probe", "arguments_for", "generate_probes"]
 
 BOUNDARY_PATHS = (
     ("../outside.txt", "boundary: '..' climbs out of the workspace"),
-    ("/tmp/outside.txt", "boundary: absolute path"),
     ("NUL", "boundary: reserved name"),
 )
 _REPRESENTATIVE_PATHS = {Effect.READ: "README.md", Effect.WRITE: "notes.txt"}

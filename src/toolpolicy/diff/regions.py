@@ -16,22 +16,25 @@ enforces the boundary and one that does not are compared there too.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..compile.commands import CommandPattern
+from ..compile.globs import ABSOLUTE, HOME, GlobPattern
 from ..compile.rules import CompiledRule
 from ..core.vocabulary import Behavior, Effect
 from ..engine.selection import ToolPolicy
 from ..tools.registry import ToolDefinition
 from .automaton import AutomatonTooLarge, Nfa, explore
 from .command_language import CommandSemantics, PrefixSemantics, WordAlphabet, WordDomain
-from .path_language import PathDomain, add_exact, add_glob, path_alphabet
+from .path_language import PathDomain, add_exact, add_glob, add_prefix, path_alphabet
 
 __all__ = ["Region", "RuleRef", "argument_regions"]
 
 ROOT_PATH = "."
 ROOT_SPECIAL = "the workspace root"
+ABSOLUTE_SPECIAL = "an absolute path"
 EMPTY_SPECIAL = "the empty command line"
 GIT_LANDMARK = "/.git"
 MAX_LINE_SIGNATURES = 20_000
@@ -120,6 +123,8 @@ def argument_regions(
     :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather than answer incompletely."""
     reading = semantics if semantics is not None else PrefixSemantics()
     protected = tuple(sorted(left.engine.protected | right.engine.protected))
+    home = os.path.expanduser("~")  # as the engine reads it when it decides
+    matches = _WitnessMatcher(left.workspace, home)
     paths: _PathSearch | None = None
     found: list[Region] = []
     cache: dict[Hashable, list[_Found]] = {}
@@ -133,7 +138,7 @@ def argument_regions(
             key: Hashable = ("path", orders, write)
             if key not in cache:
                 if paths is None:
-                    paths = _PathSearch((_all(left), _all(right)), protected)
+                    paths = _PathSearch((_all(left), _all(right)), protected, left.workspace, home)
                 cache[key] = paths.regions(rules, write)
         elif d.effect is Effect.EXECUTE and _COMMAND_FIELD in d.arguments.names:
             argument = _COMMAND_FIELD
@@ -149,7 +154,7 @@ def argument_regions(
         # Ordinary regions first, then the root, protected paths, the empty line.
         for item in sorted(cache[key], key=lambda item: item.special is not None):
             refs = [
-                None if order is None else _ref(side[order], item, reading)
+                None if order is None else _ref(side[order], item, reading, matches)
                 for side, order in zip(sides, (item.left, item.right), strict=True)
             ]
             found.append(Region(d.name, argument, item.value, refs[0], refs[1], item.special))
@@ -192,27 +197,83 @@ def _order(plain: Sequence[CompiledRule], hits: Iterable[CompiledRule]) -> int |
 
 class _PathSearch:
     """Every glob of either side, the workspace root and the protected paths in one
-    automaton, searched once; each path tool then labels the sets it reaches."""
+    automaton, searched once for workspace-relative paths and once for absolute ones; each
+    path tool then labels the sets they reach.
 
-    def __init__(self, rules: _Rules, protected: Sequence[str]) -> None:
-        self.ids: dict[str, int] = {}
+    A relative path ``p`` is also seen by absolute (``//``) and home (``~/``) patterns as
+    ``ROOT/p``: they start where reading ``ROOT/`` leaves them. An absolute path ``/q`` is
+    seen by them as written, and by workspace patterns as what follows ``ROOT/``; home
+    patterns read it after ``HOME/``. (Symlinks are physical facts: a path is its target.)
+    """
+
+    def __init__(self, rules: _Rules, protected: Sequence[str], root: str, home: str) -> None:
+        globs: dict[str, GlobPattern] = {}
         for side in rules:
             for rule in side:
                 if rule.commands is None:
                     for glob in rule.paths or ():
-                        self.ids.setdefault(glob.text, len(self.ids))
+                        globs.setdefault(glob.text, glob)
+        self.ids = {text: id_ for id_, text in enumerate(globs)}
         self.specials = [("", ROOT_SPECIAL), (GIT_LANDMARK, "protected: .git")]
         self.specials += [(path, f"protected: {path}") for path in protected]
-        alphabet = path_alphabet([*self.ids, *(text for text, _ in self.specials)])
-        nfa = Nfa()
-        starts = [add_glob(nfa, text, alphabet, id_) for text, id_ in self.ids.items()]
-        for index, (text, _) in enumerate(self.specials):
-            add = add_glob if text == GIT_LANDMARK else add_exact
-            starts.append(add(nfa, text, alphabet, len(self.ids) + index))
         self.root = len(self.ids)
+        home = home if home not in ("", "/") else ""
+        alphabet = path_alphabet([*globs, *(text for text, _ in self.specials), root, home])
+        nfa = Nfa()
+        bodies = {
+            text: add_glob(
+                nfa,
+                text[2:] if glob.outside else text,
+                alphabet,
+                self.ids[text],
+                anchored=glob.outside,
+            )
+            for text, glob in globs.items()
+        }
+        specials = [
+            (add_glob if text == GIT_LANDMARK else add_exact)(nfa, text, alphabet, self.root + i)
+            for i, (text, _) in enumerate(self.specials)
+        ]
+        absolute_starts = []
+        for text, glob in globs.items():
+            lead = {ABSOLUTE: "", HOME: home[1:] + "/" if home else None}.get(
+                glob.root, root[1:] + "/"
+            )
+            if lead is not None:
+                absolute_starts.append(add_prefix(nfa, lead, alphabet, bodies[text]))
+        # "/" alone: its own set, so that the paths below it are searched apart from it.
+        top = self.root + len(self.specials)
+        marker = nfa.state()
+        nfa.accept(marker, top)
+        absolute_starts.append(marker)
+        compiled = nfa.compiled()
+        relative_starts = [*specials]
+        for text, glob in globs.items():
+            spelled = _relative_spelling(glob.root, root, home)
+            if spelled is None:
+                continue
+            if spelled:
+                relative_starts.extend(compiled.advance([bodies[text]], alphabet.symbols(spelled)))
+            else:
+                relative_starts.append(bodies[text])
+        # The root's own absolute spelling has no trailing slash: matched as a whole.
+        self.at_root = frozenset(
+            self.ids[text]
+            for text, glob in globs.items()
+            if glob.outside and glob.matches_absolute(root, home)
+        )
+        relative = explore(compiled, relative_starts, PathDomain(alphabet))
+        absolute = explore(compiled, absolute_starts, PathDomain(alphabet, devices=False))
         self.found = [
-            (matched, alphabet.text(symbols) or ROOT_PATH)
-            for matched, symbols in explore(nfa.compiled(), starts, PathDomain(alphabet)).items()
+            *(
+                (matched, alphabet.text(symbols) or ROOT_PATH, False)
+                for matched, symbols in relative.items()
+            ),
+            # No glob matches "/" itself (``_NOT_ROOT`` on what follows the slash).
+            *(
+                (frozenset() if top in matched else matched, "/" + alphabet.text(symbols), True)
+                for matched, symbols in absolute.items()
+            ),
         ]
 
     def regions(self, rules: _Rules, write: bool) -> list[_Found]:
@@ -227,14 +288,16 @@ class _PathSearch:
         ]
         plain = (_plain(rules[0]), _plain(rules[1]))
         last = root + (len(self.specials) if write else 1)
-        out: dict[tuple[int | None, int | None, tuple[int, ...]], str] = {}
-        for matched, value in self.found:  # shortest first
+        out: dict[tuple[int | None, int | None, tuple[int, ...], bool], str] = {}
+        for matched, value, absolute in sorted(self.found, key=lambda item: len(item[1])):
             if root in matched:
-                matched = frozenset({root})  # no glob matches the root (``_NOT_ROOT``)
+                # No workspace glob matches the root (``_NOT_ROOT``); outside ones may.
+                matched = self.at_root | {root}
             label = (
                 _order(plain[0], (r for i in matched for r in hitters[0].get(i, ()))),
                 _order(plain[1], (r for i in matched for r in hitters[1].get(i, ()))),
                 tuple(sorted(i for i in matched if root <= i < last)),
+                absolute,
             )
             out.setdefault(label, value)
         return [
@@ -243,10 +306,26 @@ class _PathSearch:
                 None,
                 left,
                 right,
-                ", ".join(self.specials[i - root][1] for i in marks) or None,
+                ", ".join(
+                    [self.specials[i - root][1] for i in marks]
+                    + ([ABSOLUTE_SPECIAL] if absolute else [])
+                )
+                or None,
             )
-            for (left, right, marks), value in out.items()
+            for (left, right, marks, absolute), value in out.items()
         ]
+
+
+def _relative_spelling(anchor: str, root: str, home: str) -> str | None:
+    """What an absolute or home pattern reads of ``ROOT/p`` before ``p`` (``""`` for a
+    workspace pattern), or ``None`` when it can never match a relative path."""
+    if anchor == ABSOLUTE:
+        return root[1:] + "/"
+    if anchor == HOME:
+        if not home or not (root + "/").startswith(home + "/"):
+            return None
+        return root[len(home) + 1 :] + "/" if root != home else ""
+    return ""
 
 
 def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]:
@@ -384,7 +463,12 @@ def _hitters(
     return out
 
 
-def _ref(rule: CompiledRule, item: _Found, semantics: CommandSemantics) -> RuleRef:
+def _ref(
+    rule: CompiledRule,
+    item: _Found,
+    semantics: CommandSemantics,
+    matches: Callable[[GlobPattern, str], bool],
+) -> RuleRef:
     """The deciding rule and those of its patterns that match the witness."""
     behavior = rule.decision.behavior
     patterns: tuple[str, ...] = ()
@@ -395,6 +479,26 @@ def _ref(rule: CompiledRule, item: _Found, semantics: CommandSemantics) -> RuleR
             if any(semantics.hits(p, behavior, words) for words in item.parts)
         )
     elif item.value is not None:
-        path = "" if item.value == ROOT_PATH else item.value
-        patterns = tuple(g.text for g in rule.paths or () if g.matches(path))
+        patterns = tuple(g.text for g in rule.paths or () if matches(g, item.value))
     return RuleRef(rule.name, rule.label, behavior, patterns)
+
+
+class _WitnessMatcher:
+    """Whether a glob matches a witness path as the engine reads it (symlinks aside): a
+    relative path also as ``ROOT/p`` for outside patterns, an absolute one also as what
+    follows ``ROOT/`` for workspace patterns."""
+
+    def __init__(self, root: str, home: str) -> None:
+        self.root = root
+        self.home = home
+
+    def __call__(self, glob: GlobPattern, value: str) -> bool:
+        if value.startswith("/"):
+            if glob.outside:
+                return glob.matches_absolute(value, self.home)
+            inside = value[len(self.root) + 1 :] if value.startswith(self.root + "/") else None
+            return inside is not None and glob.matches(inside)
+        path = "" if value == ROOT_PATH else value
+        if glob.outside:
+            return glob.matches_absolute(f"{self.root}/{path}" if path else self.root, self.home)
+        return glob.matches(path)
