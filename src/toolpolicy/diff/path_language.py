@@ -294,14 +294,13 @@ def add_glob(
     return start
 
 
-def add_prefix(nfa: Nfa, text: str, alphabet: PathAlphabet, then: int) -> int:
-    """A start state that reads exactly ``text`` and goes on at state ``then``."""
+def add_prefix(nfa: Nfa, text: str, alphabet: PathAlphabet) -> tuple[int, int]:
+    """A chain of states that reads exactly ``text``: its first and its last state."""
     builder = _Builder(nfa, alphabet)
     start = end = nfa.state()
     for char in text:
         end = builder.char(end, char)
-    nfa.link(end, then)
-    return start
+    return start, end
 
 
 def add_exact(nfa: Nfa, path: str, alphabet: PathAlphabet, pattern: int) -> int:

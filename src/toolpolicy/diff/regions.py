@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..compile.commands import CommandPattern
-from ..compile.globs import ABSOLUTE, HOME, GlobPattern
+from ..compile.globs import ABSOLUTE, HOME, WORKSPACE, GlobPattern
 from ..compile.rules import CompiledRule
 from ..core.vocabulary import Behavior, Effect
 from ..engine.selection import ToolPolicy
@@ -234,13 +234,18 @@ class _PathSearch:
             (add_glob if text == GIT_LANDMARK else add_exact)(nfa, text, alphabet, self.root + i)
             for i, (text, _) in enumerate(self.specials)
         ]
+        # After "/": absolute patterns at once, home ones after HOME/, workspace ones after
+        # ROOT/ (one shared chain of states for each prefix).
+        leads = {ABSOLUTE: "", HOME: home[1:] + "/" if home else None, WORKSPACE: root[1:] + "/"}
+        chains = {anchor: add_prefix(nfa, lead, alphabet) for anchor, lead in leads.items() if lead}
         absolute_starts = []
         for text, glob in globs.items():
-            lead = {ABSOLUTE: "", HOME: home[1:] + "/" if home else None}.get(
-                glob.root, root[1:] + "/"
-            )
-            if lead is not None:
-                absolute_starts.append(add_prefix(nfa, lead, alphabet, bodies[text]))
+            chain = chains.get(glob.root)
+            if chain is not None:
+                nfa.link(chain[1], bodies[text])
+            elif leads[glob.root] == "":
+                absolute_starts.append(bodies[text])
+        absolute_starts.extend(start for start, _ in chains.values())
         # "/" alone: its own set, so that the paths below it are searched apart from it.
         top = self.root + len(self.specials)
         marker = nfa.state()
