@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from ..core.errors import ConfigurationError
 from ..engine.builtin import BUILTIN_PROFILE_NAMES, builtin_preset_table
+from ..engine.cache import load_sources
 from ..engine.presets import PresetTable
-from ..engine.selection import PolicySources, ToolPolicy, assemble, gather_sources
+from ..engine.selection import PolicySources, ToolPolicy, assemble
 
 __all__ = ["Side", "UnknownSide", "load_sides", "parse_side"]
 
@@ -43,16 +44,17 @@ class Side:
     def load(self, workspace: str, sources: PolicySources | None = None) -> ToolPolicy:
         """Compile this side on ``workspace``; ``PolicyLoadError`` or ``ConfigurationError``.
 
-        ``sources`` are this side's already validated documents (``gather_sources``), so
-        two sides naming the same policy file read and validate it once.
+        ``sources`` are this side's already validated documents (``load_sources``, through
+        the compiled-policy cache), so two sides naming the same policy file read and
+        validate it once.
         """
-        found = sources if sources is not None else gather_sources(self.profile)
+        found = sources if sources is not None else load_sources(self.profile)
         return assemble(found, preset=self.preset, workspace=workspace)
 
 
 def load_sides(left: Side, right: Side, workspace: str) -> tuple[ToolPolicy, ToolPolicy]:
     """Both sides compiled on the same ``workspace``; a shared profile is loaded once."""
-    left_sources = gather_sources(left.profile)
+    left_sources = load_sources(left.profile)
     right_sources = left_sources if right.profile == left.profile else None
     return left.load(workspace, left_sources), right.load(workspace, right_sources)
 
@@ -64,7 +66,7 @@ def parse_side(
     sides and must itself be a built-in profile or a policy file (``ConfigurationError``,
     even when no side uses it: a mistyped flag is never ignored). Raises
     :class:`UnknownSide` naming ``text``."""
-    table = presets if presets is not None else builtin_preset_table()
+    table = presets if presets is not None else _builtin_presets()
     base = _profile(default_profile)
     if base is None:
         known = ", ".join(BUILTIN_PROFILE_NAMES)
@@ -72,7 +74,7 @@ def parse_side(
             f"unknown profile: {default_profile} (built-in: {known}, or a policy file)"
         )
     if not text or len(text) > MAX_SIDE_LENGTH:
-        raise UnknownSide(_unknown(text[:200], "empty or too long", table))
+        raise UnknownSide(_unknown(text[:200], "empty or too long", presets))
     if text.upper() in BUILTIN_PROFILE_NAMES:
         return Side(text, text.upper(), table.default)
     if text in table.names:
@@ -83,11 +85,18 @@ def parse_side(
         head, preset = text.rsplit("@", 1)
         profile = _profile(head)
         if profile is None:
-            raise UnknownSide(_unknown(text, f"no profile or policy file {head!r}", table))
+            raise UnknownSide(_unknown(text, f"no profile or policy file {head!r}", presets))
         if preset not in table.names:
-            raise UnknownSide(_unknown(text, f"no preset {preset!r}", table))
+            raise UnknownSide(_unknown(text, f"no preset {preset!r}", presets))
         return Side(text, profile, preset)
-    raise UnknownSide(_unknown(text, None, table))
+    raise UnknownSide(_unknown(text, None, presets))
+
+
+def _builtin_presets() -> PresetTable:
+    """The built-in preset table, through the compiled-policy cache (a warm start imports
+    no YAML, schema or pydantic)."""
+    source = load_sources().presets
+    return PresetTable.from_data(source.data, source.path)
 
 
 def _profile(text: str) -> str | None:
@@ -99,7 +108,10 @@ def _profile(text: str) -> str | None:
     return None
 
 
-def _unknown(text: str, detail: str | None, table: PresetTable) -> str:
+def _unknown(text: str, detail: str | None, presets: PresetTable | None) -> str:
+    """The message naming ``text``; the presets in table order (the cached table keeps
+    their names, not their order)."""
+    table = presets if presets is not None else builtin_preset_table()
     why = f": {detail}" if detail else ""
     return (
         f"unknown side {text!r}{why} (expected a preset: {', '.join(table.names)}; "
