@@ -14,12 +14,16 @@ from toolpolicy.core.errors import WorkspacePathError
 from toolpolicy.diff.automaton import CompiledNfa, Nfa
 from toolpolicy.diff.path_language import (
     _UPPER_OF,
+    CASEFOLD_RANGES,
     PathAlphabet,
     PathDomain,
     add_exact,
     add_glob,
+    add_protected,
+    folded_spellings,
     path_alphabet,
 )
+from toolpolicy.tools.protected import ProtectedEntry
 from toolpolicy.tools.workspace import normalized_path
 
 _GLOB_CHARS = "ab*?[]!^-/"
@@ -148,3 +152,39 @@ def test_each_class_has_a_readable_representative() -> None:
     )
     assert not alphabet.legal[alphabet.of(":")]
     assert not alphabet.legal[alphabet.of("\x01")]
+
+
+@pytest.mark.skipif(sys.maxunicode < 0x10FFFF, reason="needs the whole of Unicode")
+def test_every_character_casefold_changes_is_in_the_scanned_ranges() -> None:
+    inside = {code for low, high in CASEFOLD_RANGES for code in range(low, high)}
+    changed = {
+        code
+        for code in range(sys.maxunicode + 1)
+        if not 0xD800 <= code <= 0xDFFF and chr(code).casefold() != chr(code)
+    }
+    assert changed <= inside
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    entry=st.sampled_from(
+        [
+            ProtectedEntry(".git", True, "g", anywhere=True),
+            ProtectedEntry(".claude/settings.json", False, "c"),
+            ProtectedEntry(".codex", True, "x"),
+            ProtectedEntry("strict.yaml", False, "p"),
+        ]
+    ),
+    path=st.text(alphabet=".gitGIT/aclusetJSONKkx\ufb05\u017f\u212a", min_size=1, max_size=14),
+)
+@example(ProtectedEntry(".git", True, "g", anywhere=True), "a/.GIT/b")
+@example(ProtectedEntry("strict.yaml", False, "p"), "ﬅrict.yaml")
+@example(ProtectedEntry(".codex", True, "x"), ".codeX/k")
+def test_a_protected_entry_automaton_covers_exactly_what_the_entry_covers(
+    entry: ProtectedEntry, path: str
+) -> None:
+    key = entry.path.casefold()
+    alphabet = path_alphabet([folded_spellings(key), path])
+    nfa = Nfa()
+    start = add_protected(nfa, key, entry.folder, entry.anywhere, alphabet, 0)
+    assert _run(nfa.compiled(), start, alphabet, path) == entry.covers(path), (entry, path)

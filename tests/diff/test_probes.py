@@ -29,16 +29,21 @@ def test_every_tool_of_either_side_gets_a_call_per_region(tmp_path: Path) -> Non
         ("glob", {"pattern": "**/*"}),
     ]
     specials = {(p.tool, p.region.special) for p in probes if p.region and p.region.special}
+    protected = {
+        "protected: .git",
+        "protected: .codex",
+        "protected: .git, protected: .codex",  # .codex/.git
+        "protected: .claude/settings.json",
+        "protected: .claude/settings.local.json",
+        "protected: .gemini/settings.json",
+    }
     assert specials == {
         ("shell", "the empty command line"),
         ("read_file", "the workspace root"),
         ("read_file", "an absolute path"),
-        ("write_file", "the workspace root"),
-        ("write_file", "protected: .git"),
-        ("write_file", "an absolute path"),
-        ("edit_file", "the workspace root"),
-        ("edit_file", "protected: .git"),
-        ("edit_file", "an absolute path"),
+        *((tool, special) for tool in ("write_file", "edit_file") for special in protected),
+        *((tool, "the workspace root") for tool in ("write_file", "edit_file")),
+        *((tool, "an absolute path") for tool in ("write_file", "edit_file")),
     }
 
 

@@ -19,11 +19,21 @@ directory covering everything below it.
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Hashable, Iterable
 
 from .automaton import Nfa, SymbolSet
 
-__all__ = ["PathAlphabet", "PathDomain", "add_exact", "add_glob", "add_prefix", "path_alphabet"]
+__all__ = [
+    "PathAlphabet",
+    "PathDomain",
+    "add_exact",
+    "add_glob",
+    "add_prefix",
+    "add_protected",
+    "folded_spellings",
+    "path_alphabet",
+]
 
 _MAX_CODE_POINT = 0x110000
 _PREFERRED = "abcdefghijklmnopqrstuvwxyz0123456789_-ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -301,6 +311,89 @@ def add_prefix(nfa: Nfa, text: str, alphabet: PathAlphabet) -> tuple[int, int]:
     for char in text:
         end = builder.char(end, char)
     return start, end
+
+
+# Where str.casefold() changes a character (checked by a test that scans all of Unicode).
+CASEFOLD_RANGES = (
+    (0x0041, 0x005B),
+    (0x00B5, 0x024F),
+    (0x0345, 0x0588),
+    (0x10A0, 0x10CE),
+    (0x13F8, 0x13FE),
+    (0x1C80, 0x1CC0),
+    (0x1E00, 0x1FFD),
+    (0x2126, 0x2184),
+    (0x24B6, 0x24D0),
+    (0x2C00, 0x2CF3),
+    (0xA640, 0xA69B),
+    (0xA722, 0xA7F6),
+    (0xAB70, 0xABC0),
+    (0xFB00, 0xFB18),
+    (0xFF21, 0xFF3B),
+    (0x10400, 0x10428),
+    (0x104B0, 0x104D4),
+    (0x10570, 0x10596),
+    (0x10C80, 0x10CB3),
+    (0x118A0, 0x118C0),
+    (0x16E40, 0x16E60),
+    (0x1E900, 0x1E922),
+)
+
+
+@functools.cache
+def _unfoldings() -> dict[str, tuple[tuple[str, str], ...]]:
+    """First character of a casefolded text → (that text, a character that folds to it)."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for low, high in CASEFOLD_RANGES:
+        for code in range(low, high):
+            char = chr(code)
+            folded = char.casefold()
+            if folded != char:
+                found.setdefault(folded[0], []).append((folded, char))
+    return {first: tuple(pairs) for first, pairs in found.items()}
+
+
+def _foldings(key: str, index: int) -> list[tuple[str, int]]:
+    """The characters that spell ``key[index:]``'s start once casefolded, each with the
+    length of ``key`` it stands for."""
+    out = [(key[index], 1)]
+    for folded, char in _unfoldings().get(key[index], ()):
+        if key.startswith(folded, index):
+            out.append((char, len(folded)))
+    return out
+
+
+def folded_spellings(key: str) -> str:
+    """Every character some spelling of the casefolded ``key`` can use."""
+    return "".join(char for index in range(len(key)) for char, _ in _foldings(key, index))
+
+
+def add_protected(
+    nfa: Nfa,
+    key: str,
+    folder: bool,
+    anywhere: bool,
+    alphabet: PathAlphabet,
+    pattern: int,
+) -> int:
+    """A protected entry (``ProtectedEntry.covers``): the paths that casefold to ``key``,
+    with a ``folder`` everything below it, with ``anywhere`` at any depth."""
+    builder = _Builder(nfa, alphabet)
+    start = nfa.state()
+    head = builder.any_segments(start) if anywhere else start
+    positions = [head, *(nfa.state() for _ in key)]
+    for index in range(len(key)):
+        for char, length in _foldings(key, index):
+            nfa.edge(positions[index], alphabet.only(char), positions[index + length])
+    end = positions[-1]
+    if folder or anywhere:
+        below = builder.anything(builder.char(end, "/"))
+        joined = nfa.state()
+        nfa.link(end, joined)
+        nfa.link(below, joined)
+        end = joined
+    nfa.accept(end, pattern)
+    return start
 
 
 def add_exact(nfa: Nfa, path: str, alphabet: PathAlphabet, pattern: int) -> int:

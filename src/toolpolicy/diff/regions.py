@@ -10,8 +10,9 @@ allow, or none: the default decides); each pair of labels is a region, with the 
 of its values as witness. Calls of a tool whose rules look at no argument form one region.
 
 Writes also tell apart the paths the workspace boundary protects whatever the rules say
-(``.git`` and below, the policy files in use inside the workspace), so that a side that
-enforces the boundary and one that does not are compared there too.
+(its ``ProtectedSet``: ``.git`` at any depth, the agents' settings, the policy files in use
+inside the workspace and their folders; compared case-insensitively, as the boundary does),
+so that a side that enforces the boundary and one that does not are compared there too.
 """
 
 from __future__ import annotations
@@ -25,10 +26,19 @@ from ..compile.globs import ABSOLUTE, HOME, WORKSPACE, GlobPattern
 from ..compile.rules import CompiledRule
 from ..core.vocabulary import Behavior, Effect
 from ..engine.selection import ToolPolicy
+from ..tools.protected import ProtectedEntry
 from ..tools.registry import ToolDefinition
 from .automaton import AutomatonTooLarge, Nfa, explore
 from .command_language import CommandSemantics, PrefixSemantics, WordAlphabet, WordDomain
-from .path_language import PathDomain, add_exact, add_glob, add_prefix, path_alphabet
+from .path_language import (
+    PathDomain,
+    add_exact,
+    add_glob,
+    add_prefix,
+    add_protected,
+    folded_spellings,
+    path_alphabet,
+)
 
 __all__ = ["Region", "RuleRef", "argument_regions"]
 
@@ -36,7 +46,6 @@ ROOT_PATH = "."
 ROOT_SPECIAL = "the workspace root"
 ABSOLUTE_SPECIAL = "an absolute path"
 EMPTY_SPECIAL = "the empty command line"
-GIT_LANDMARK = "/.git"
 MAX_LINE_SIGNATURES = 20_000
 _COMMAND_FIELD = "command"
 
@@ -122,7 +131,9 @@ def argument_regions(
     """Every region of every tool in ``definitions``, in tool order. Raises
     :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather than answer incompletely."""
     reading = semantics if semantics is not None else PrefixSemantics()
-    protected = tuple(sorted(left.engine.protected | right.engine.protected))
+    protected = tuple(
+        dict.fromkeys((*left.engine.protected.entries, *right.engine.protected.entries))
+    )
     home = os.path.expanduser("~")  # as the engine reads it when it decides
     matches = _WitnessMatcher(left.workspace, home)
     paths: _PathSearch | None = None
@@ -206,7 +217,9 @@ class _PathSearch:
     patterns read it after ``HOME/``. (Symlinks are physical facts: a path is its target.)
     """
 
-    def __init__(self, rules: _Rules, protected: Sequence[str], root: str, home: str) -> None:
+    def __init__(
+        self, rules: _Rules, protected: Sequence[ProtectedEntry], root: str, home: str
+    ) -> None:
         globs: dict[str, GlobPattern] = {}
         for side in rules:
             for rule in side:
@@ -214,11 +227,11 @@ class _PathSearch:
                     for glob in rule.paths or ():
                         globs.setdefault(glob.text, glob)
         self.ids = {text: id_ for id_, text in enumerate(globs)}
-        self.specials = [("", ROOT_SPECIAL), (GIT_LANDMARK, "protected: .git")]
-        self.specials += [(path, f"protected: {path}") for path in protected]
+        self.specials = [ROOT_SPECIAL, *(f"protected: {entry.path}" for entry in protected)]
         self.root = len(self.ids)
         home = home if home not in ("", "/") else ""
-        alphabet = path_alphabet([*globs, *(text for text, _ in self.specials), root, home])
+        keys = [entry.path.casefold() for entry in protected]
+        alphabet = path_alphabet([*globs, *(folded_spellings(key) for key in keys), root, home])
         nfa = Nfa()
         bodies = {
             text: add_glob(
@@ -230,9 +243,10 @@ class _PathSearch:
             )
             for text, glob in globs.items()
         }
-        specials = [
-            (add_glob if text == GIT_LANDMARK else add_exact)(nfa, text, alphabet, self.root + i)
-            for i, (text, _) in enumerate(self.specials)
+        specials = [add_exact(nfa, "", alphabet, self.root)]
+        specials += [
+            add_protected(nfa, key, entry.folder, entry.anywhere, alphabet, self.root + 1 + i)
+            for i, (key, entry) in enumerate(zip(keys, protected, strict=True))
         ]
         # After "/": absolute patterns at once, home ones after HOME/, workspace ones after
         # ROOT/ (one shared chain of states for each prefix).
@@ -312,7 +326,7 @@ class _PathSearch:
                 left,
                 right,
                 ", ".join(
-                    [self.specials[i - root][1] for i in marks]
+                    [self.specials[i - root] for i in marks]
                     + ([ABSOLUTE_SPECIAL] if absolute else [])
                 )
                 or None,
