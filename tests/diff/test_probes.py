@@ -32,7 +32,6 @@ def test_every_tool_of_either_side_gets_a_call_per_region(tmp_path: Path) -> Non
     protected = {
         "protected: .git",
         "protected: .codex",
-        "protected: .git, protected: .codex",  # .codex/.git
         "protected: .claude/settings.json",
         "protected: .claude/settings.local.json",
         "protected: .gemini/settings.json",

@@ -158,11 +158,17 @@ _State = tuple[Hashable, frozenset[int]]
 
 
 def explore(
-    nfa: CompiledNfa, starts: Iterable[int], domain: Domain, *, limit: int = MAX_STATES
+    nfa: CompiledNfa,
+    starts: Iterable[int],
+    domain: Domain,
+    *,
+    stop: frozenset[int] = frozenset(),
+    limit: int = MAX_STATES,
 ) -> dict[frozenset[int], tuple[int, ...]]:
     """Every set of patterns that match together on some valid string, each with a
-    shortest such string, in order of their lengths. Raises :class:`AutomatonTooLarge`
-    past ``limit`` states."""
+    shortest such string, in order of their lengths. A string matching a pattern of
+    ``stop`` is reported but not extended (what follows it is decided alike anyway).
+    Raises :class:`AutomatonTooLarge` past ``limit`` states."""
     start: _State = (domain.start, nfa.start_set(starts))
     parents: dict[_State, tuple[_State, int] | None] = {start: None}
     found: dict[frozenset[int], tuple[int, ...]] = {}
@@ -180,6 +186,8 @@ def explore(
             matched = nfa.matched(states)
             if matched not in found:
                 found[matched] = _path(parents, current)
+            if stop and not stop.isdisjoint(matched):
+                continue
         moves = successors.get(states)
         if moves is None:
             moves = successors[states] = _successors(nfa, states, domain)

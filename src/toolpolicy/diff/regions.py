@@ -131,9 +131,13 @@ def argument_regions(
     """Every region of every tool in ``definitions``, in tool order. Raises
     :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather than answer incompletely."""
     reading = semantics if semantics is not None else PrefixSemantics()
+    both = set(left.engine.protected.entries) & set(right.engine.protected.entries)
     protected = tuple(
         dict.fromkeys((*left.engine.protected.entries, *right.engine.protected.entries))
     )
+    # Every profile keeps its protected set: below a folder both sides protect, every write
+    # is refused alike, so the search need not go further (a fact, not a difference).
+    shared = frozenset(e for e in both if e.folder or e.anywhere)
     home = os.path.expanduser("~")  # as the engine reads it when it decides
     matches = _WitnessMatcher(left.workspace, home)
     paths: _PathSearch | None = None
@@ -149,7 +153,8 @@ def argument_regions(
             key: Hashable = ("path", orders, write)
             if key not in cache:
                 if paths is None:
-                    paths = _PathSearch((_all(left), _all(right)), protected, left.workspace, home)
+                    rules_of = (_all(left), _all(right))
+                    paths = _PathSearch(rules_of, protected, shared, left.workspace, home)
                 cache[key] = paths.regions(rules, write)
         elif d.effect is Effect.EXECUTE and _COMMAND_FIELD in d.arguments.names:
             argument = _COMMAND_FIELD
@@ -209,7 +214,8 @@ def _order(plain: Sequence[CompiledRule], hits: Iterable[CompiledRule]) -> int |
 class _PathSearch:
     """Every glob of either side, the workspace root and the protected paths in one
     automaton, searched once for workspace-relative paths and once for absolute ones; each
-    path tool then labels the sets they reach.
+    path tool then labels the sets they reach. Below a folder both sides protect
+    (``shared``) the search stops: every write there is refused alike.
 
     A relative path ``p`` is also seen by absolute (``//``) and home (``~/``) patterns as
     ``ROOT/p``: they start where reading ``ROOT/`` leaves them. An absolute path ``/q`` is
@@ -218,7 +224,12 @@ class _PathSearch:
     """
 
     def __init__(
-        self, rules: _Rules, protected: Sequence[ProtectedEntry], root: str, home: str
+        self,
+        rules: _Rules,
+        protected: Sequence[ProtectedEntry],
+        shared: frozenset[ProtectedEntry],
+        root: str,
+        home: str,
     ) -> None:
         globs: dict[str, GlobPattern] = {}
         for side in rules:
@@ -281,7 +292,8 @@ class _PathSearch:
             for text, glob in globs.items()
             if glob.outside and glob.matches_absolute(root, home)
         )
-        relative = explore(compiled, relative_starts, PathDomain(alphabet))
+        self.stop = frozenset(self.root + 1 + i for i, e in enumerate(protected) if e in shared)
+        relative = explore(compiled, relative_starts, PathDomain(alphabet), stop=self.stop)
         absolute = explore(compiled, absolute_starts, PathDomain(alphabet, devices=False))
         self.found = [
             *(
@@ -297,7 +309,7 @@ class _PathSearch:
 
     def regions(self, rules: _Rules, write: bool) -> list[_Found]:
         """The regions of a path tool with these ``rules``; only a write (``write``) tells
-        the protected paths apart."""
+        the protected paths apart, and in a folder both sides protect no rule decides."""
         ids, root = self.ids, self.root
         hitters = [
             _hitters(
@@ -312,6 +324,10 @@ class _PathSearch:
             if root in matched:
                 # No workspace glob matches the root (``_NOT_ROOT``); outside ones may.
                 matched = self.at_root | {root}
+            if write and not self.stop.isdisjoint(matched):
+                marks = tuple(sorted(i for i in matched if root <= i < last))
+                out.setdefault((None, None, marks, absolute), value)
+                continue
             label = (
                 _order(plain[0], (r for i in matched for r in hitters[0].get(i, ()))),
                 _order(plain[1], (r for i in matched for r in hitters[1].get(i, ()))),
