@@ -126,3 +126,26 @@ def test_the_search_refuses_to_answer_past_its_bound() -> None:
     assert len(explore(compiled, starts, PathDomain(alphabet))) > 20
     with pytest.raises(AutomatonTooLarge, match="too intricate to compare completely"):
         explore(compiled, starts, PathDomain(alphabet), limit=50)
+
+
+def test_a_rule_reaching_into_a_protected_folder_is_witnessed_outside_it(
+    tmp_path: Path, ws: Path
+) -> None:
+    """``.git*`` matches ``.git`` first, where every write is refused on both sides; the
+    region where the rule decides is witnessed by a name beside it, not inside."""
+    right = _policy(
+        tmp_path / "r.yaml",
+        [{"behavior": "deny", "tools": ["write_file"], "paths": [".git*", ".GIT/x"]}],
+    )
+    report = run_diff("P03", right, workspace=str(ws))
+    writes = [
+        r for r in report.differences if r.probe.tool == "write_file" and r.probe.origin == "region"
+    ]
+    assert [(r.probe.arguments["path"], r.change.value) for r in writes] == [  # type: ignore[index]
+        (".gitb", "narrow")
+    ]
+    assert writes[0].right.source == "r0"
+    policy = load(right, workspace=ws)
+    for inside in (".git", ".GIT/x", "b/.Git/config"):
+        decided = policy.check("write_file", {"path": inside, "content": "x"})
+        assert (decided.behavior.label, decided.source) == ("deny", "workspace-boundary")

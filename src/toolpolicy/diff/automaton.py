@@ -163,12 +163,13 @@ def explore(
     domain: Domain,
     *,
     stop: frozenset[int] = frozenset(),
+    below: int | None = None,
     limit: int = MAX_STATES,
 ) -> dict[frozenset[int], tuple[int, ...]]:
     """Every set of patterns that match together on some valid string, each with a
     shortest such string, in order of their lengths. A string matching a pattern of
-    ``stop`` is reported but not extended (what follows it is decided alike anyway).
-    Raises :class:`AutomatonTooLarge` past ``limit`` states."""
+    ``stop`` is not extended with the symbol ``below`` (what lies below it is decided
+    alike anyway). Raises :class:`AutomatonTooLarge` past ``limit`` states."""
     start: _State = (domain.start, nfa.start_set(starts))
     parents: dict[_State, tuple[_State, int] | None] = {start: None}
     found: dict[frozenset[int], tuple[int, ...]] = {}
@@ -186,12 +187,13 @@ def explore(
             matched = nfa.matched(states)
             if matched not in found:
                 found[matched] = _path(parents, current)
-            if stop and not stop.isdisjoint(matched):
-                continue
+        pruned = valid and bool(stop) and not stop.isdisjoint(nfa.matched(states))
         moves = successors.get(states)
         if moves is None:
             moves = successors[states] = _successors(nfa, states, domain)
         for symbol, targets in moves:
+            if pruned and symbol == below:
+                continue
             key = (where, symbol)
             if key in steps:
                 after = steps[key]

@@ -214,8 +214,8 @@ def _order(plain: Sequence[CompiledRule], hits: Iterable[CompiledRule]) -> int |
 class _PathSearch:
     """Every glob of either side, the workspace root and the protected paths in one
     automaton, searched once for workspace-relative paths and once for absolute ones; each
-    path tool then labels the sets they reach. Below a folder both sides protect
-    (``shared``) the search stops: every write there is refused alike.
+    path tool then labels the sets they reach. The search does not go below a folder both
+    sides protect (``shared``): every write there is refused alike.
 
     A relative path ``p`` is also seen by absolute (``//``) and home (``~/``) patterns as
     ``ROOT/p``: they start where reading ``ROOT/`` leaves them. An absolute path ``/q`` is
@@ -293,7 +293,9 @@ class _PathSearch:
             if glob.outside and glob.matches_absolute(root, home)
         )
         self.stop = frozenset(self.root + 1 + i for i, e in enumerate(protected) if e in shared)
-        relative = explore(compiled, relative_starts, PathDomain(alphabet), stop=self.stop)
+        relative = explore(
+            compiled, relative_starts, PathDomain(alphabet), stop=self.stop, below=alphabet.slash
+        )
         absolute = explore(compiled, absolute_starts, PathDomain(alphabet, devices=False))
         self.found = [
             *(
