@@ -1,25 +1,30 @@
-"""Command lines as a regular language over words, under today's command-rule semantics.
+"""Command lines as a regular language over words, under the engine's command-rule semantics.
 
 The model is one *simple command*: a sequence of words, written as a line with each word
-shell-quoted. The alphabet is every word the rules spell plus one "other word" standing
-for all the rest. :class:`PrefixSemantics` encodes how ``compile/commands.py`` reads a
-prefix today:
+shell-quoted. The alphabet is every word the rules spell (alternatives included) plus one
+"other word" standing for all the rest. :class:`PrefixSemantics` encodes how
+``compile/command_patterns.py`` reads a pattern:
 
-* an allow prefix matches when the words *start with* the prefix (``*`` is any one word);
-* a deny or ask prefix *occurs* when the first word is the prefix's program and its other
-  words follow in order, anything between them.
+* an allow covers a plain command whose first words are the pattern's, each one of its
+  word's alternatives (``*`` any one word);
+* a deny or ask *occurs* where the program (by basename) stands anywhere in the words,
+  followed by the other words in order with anything between them.
 
-Assumptions (what the model does not see; the engine decides every witness anyway): the
-program is not a wrapper, a shell with ``-c``, ``eval``, ``find -exec``, ``source``,
-``trap`` or ``su -c`` and does not start with ``/`` or ``~`` (the engine would add the
-command they run, or the basename, as a further simple command), and no word is an
-assignment, a reserved word or a glob that bash would expand. A line of several simple
-commands (joined by ``;``) is decided by combining them: a deny or ask hits if it hits one
-of them, an allow only if it covers every one (``compile/rules.py``); the regions of such
-lines are searched too (:mod:`toolpolicy.diff.regions`).
+Assumptions — what the model does not see (the engine decides every witness anyway, so a
+printed decision is always the engine's; what can be missed is a region):
 
-A future semantics (say, programs by basename anywhere in the line) is another class with
-the same two methods.
+* option words of a deny or ask are read as literal words in order; the engine reads them
+  as a set (``-rf`` also hits ``-f -r``, ``--forc``);
+* path rules that decide a shell line's path arguments and redirections (read rules on
+  the arguments of read-only commands, rules naming the shell with ``paths``);
+* the plain subset: every witness is plain (literal words), so lines outside it (which
+  no allow covers) are not enumerated — they are decided like lines no allow covers;
+* wrappers, ``bash -c``, ``eval`` and the like that hide a further command in the words.
+
+A line of several simple commands (joined by ``;``) is decided by combining them: a deny
+or ask hits if it hits one of them, an allow only if it covers every one
+(``compile/rules.py``); the regions of such lines are searched too
+(:mod:`toolpolicy.diff.regions`). Another semantics is another class with the same methods.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import shlex
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Protocol
 
-from ..compile.commands import CommandPattern
+from ..compile.command_patterns import CommandPattern, program_key
 from ..core.vocabulary import Behavior
 from .automaton import Nfa, SymbolSet
 
@@ -45,13 +50,16 @@ class WordAlphabet:
         self.words = tuple(sorted({w for w in words if w != _WILDCARD}))
         self._ids = {word: index for index, word in enumerate(self.words)}
         self.other = len(self.words)
-        self.other_word = next(
-            (w for w in _candidates() if w not in self._ids),
-        )
+        keys = {program_key(word) for word in self.words}
+        self.other_word = next(w for w in _candidates() if w not in self._ids and w not in keys)
 
     def of(self, word: str) -> int:
         """The symbol of a rule word."""
         return self._ids[word]
+
+    def programs(self, key: str) -> frozenset[int]:
+        """The rule words that run as the program ``key`` (by basename)."""
+        return frozenset(i for i, word in enumerate(self.words) if program_key(word) == key)
 
     def text(self, symbols: Sequence[int]) -> tuple[str, ...]:
         """The words of a symbol string."""
@@ -122,7 +130,7 @@ class PrefixSemantics:
 
     def key(self, pattern: CommandPattern, behavior: Behavior) -> Hashable:
         """Allow reads a prefix, deny and ask an occurrence."""
-        return (pattern.words, behavior is Behavior.ALLOW)
+        return (pattern.alternatives, behavior is Behavior.ALLOW)
 
     def add_pattern(
         self,
@@ -132,25 +140,30 @@ class PrefixSemantics:
         alphabet: WordAlphabet,
         id_: int,
     ) -> int:
-        """Prefix for allow; program then the other words in order for deny and ask."""
+        """Allow: the words of a choice at each position, from the first word. Deny and
+        ask: the program by basename anywhere, then each further choice in order with
+        anything between."""
         anything = SymbolSet(frozenset(), negated=True)
+        allow = behavior is Behavior.ALLOW
         start = state = nfa.state()
-        for position, word in enumerate(pattern.words):
-            if position and behavior is not Behavior.ALLOW:
+        for position, choice in enumerate(pattern.alternatives):
+            if not allow:
                 nfa.edge(state, anything, state)
+            if choice == (_WILDCARD,):
+                reads = anything
+            elif position == 0 and not allow:
+                reads = SymbolSet(alphabet.programs(pattern.key))
+            else:
+                reads = SymbolSet(frozenset(alphabet.of(word) for word in choice))
             nxt = nfa.state()
-            nfa.edge(
-                state,
-                anything if word == _WILDCARD else SymbolSet(frozenset({alphabet.of(word)})),
-                nxt,
-            )
+            nfa.edge(state, reads, nxt)
             state = nxt
         nfa.edge(state, anything, state)
         nfa.accept(state, id_)
         return start
 
     def hits(self, pattern: CommandPattern, behavior: Behavior, words: tuple[str, ...]) -> bool:
-        """The engine's own matcher on one simple command."""
+        """The engine's own matchers on one simple command."""
         if behavior is Behavior.ALLOW:
             return pattern.matches(words)
         return pattern.occurs_in(words)

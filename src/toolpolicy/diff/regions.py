@@ -379,7 +379,9 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
                     if key not in ids:
                         ids[key] = len(ids)
                         patterns.append((pattern, rule.decision.behavior))
-    alphabet = WordAlphabet(w for pattern, _ in patterns for w in pattern.words)
+    alphabet = WordAlphabet(
+        w for pattern, _ in patterns for choice in pattern.alternatives for w in choice
+    )
     nfa = Nfa()
     starts = [
         semantics.add_pattern(nfa, pattern, behavior, alphabet, id_)
