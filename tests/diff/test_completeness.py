@@ -324,7 +324,14 @@ def test_allow_rules_split_across_two_rules_are_not_one_rule(tmp_path: Path) -> 
     "(engine/shell_files.py); the command model does not see arguments as paths yet",
 )
 def test_a_read_rule_on_a_shell_argument_is_a_known_gap(tmp_path: Path) -> None:
-    right = _deny_reads(tmp_path, "right.yaml", "secret")
+    """(The engine reads the arguments only when some command rule looks at the shell.)"""
+    right = _write(
+        tmp_path / "right.yaml",
+        [
+            {"behavior": "deny", "tools": ["read_file"], "paths": ["secret"]},
+            {"behavior": "deny", "tools": ["shell"], "commands": ["zz"]},
+        ],
+    )
     report = run_diff("P03", right, workspace=_ws(tmp_path))
     policy = load(right, workspace=_ws(tmp_path))
     assert policy.check("shell", {"command": "cat secret"}).source == "r0"
