@@ -335,5 +335,5 @@ def test_a_read_rule_on_a_shell_argument_is_a_known_gap(tmp_path: Path) -> None:
     report = run_diff("P03", right, workspace=_ws(tmp_path))
     policy = load(right, workspace=_ws(tmp_path))
     assert policy.check("shell", {"command": "cat secret"}).source == "r0"
-    shell = [r for r in report.differences if r.probe.tool == "shell"]
+    shell = [r for r in report.differences if r.probe.tool == "shell" and r.right.source == "r0"]
     assert shell, "diff reports no shell region although 'cat secret' is decided differently"
