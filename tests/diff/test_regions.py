@@ -149,3 +149,26 @@ def test_a_rule_reaching_into_a_protected_folder_is_witnessed_outside_it(
     for inside in (".git", ".GIT/x", "b/.Git/config"):
         decided = policy.check("write_file", {"path": inside, "content": "x"})
         assert (decided.behavior.label, decided.source) == ("deny", "workspace-boundary")
+
+
+def test_past_the_bound_command_regions_say_they_are_incomplete(tmp_path: Path, ws: Path) -> None:
+    def rules(count: int) -> list[dict[str, object]]:
+        return [
+            {"behavior": "deny", "tools": ["shell"], "commands": [f"tool{i} run"]}
+            for i in range(count)
+        ]
+
+    right = _policy(tmp_path / "r.yaml", rules(25))
+    report = run_diff("P03", right, workspace=str(ws))
+    shell = [r for r in report.results if r.probe.tool == "shell" and r.probe.region is not None]
+    assert shell and all(
+        "incomplete: more than 24 deny/ask command patterns" in (r.probe.region.special or "")
+        for r in shell
+        if r.probe.region is not None and r.probe.region.special != "the empty command line"
+    )
+    few = _policy(tmp_path / "few.yaml", rules(24))
+    assert not any(
+        "incomplete" in (r.probe.region.special or "")
+        for r in run_diff("P03", few, workspace=str(ws)).results
+        if r.probe.region is not None
+    )

@@ -108,8 +108,11 @@ class CommandSemantics(Protocol):
         behavior: Behavior,
         alphabet: WordAlphabet,
         id_: int,
+        *,
+        anywhere: bool = True,
     ) -> int:
-        """Add ``pattern`` as a rule of ``behavior`` reads it; returns its start state."""
+        """Add ``pattern`` as a rule of ``behavior`` reads it; returns its start state.
+        ``anywhere=False``: a deny's program only as the first word (a bounded search)."""
         ...
 
     def key(self, pattern: CommandPattern, behavior: Behavior) -> Hashable:
@@ -139,15 +142,17 @@ class PrefixSemantics:
         behavior: Behavior,
         alphabet: WordAlphabet,
         id_: int,
+        *,
+        anywhere: bool = True,
     ) -> int:
         """Allow: the words of a choice at each position, from the first word. Deny and
-        ask: the program by basename anywhere, then each further choice in order with
-        anything between."""
+        ask: the program by basename anywhere (with ``anywhere=False`` first), then each
+        further choice in order with anything between."""
         anything = SymbolSet(frozenset(), negated=True)
         allow = behavior is Behavior.ALLOW
         start = state = nfa.state()
         for position, choice in enumerate(pattern.alternatives):
-            if not allow:
+            if not allow and (position or anywhere):
                 nfa.edge(state, anything, state)
             if choice == (_WILDCARD,):
                 reads = anything

@@ -47,6 +47,11 @@ ROOT_SPECIAL = "the workspace root"
 ABSOLUTE_SPECIAL = "an absolute path"
 EMPTY_SPECIAL = "the empty command line"
 MAX_LINE_SIGNATURES = 20_000
+MAX_ANYWHERE_PATTERNS = 24
+LIMITED_SPECIAL = (
+    f"incomplete: more than {MAX_ANYWHERE_PATTERNS} deny/ask command patterns, "
+    "their programs searched at the start of a command only"
+)
 _COMMAND_FIELD = "command"
 
 
@@ -382,9 +387,14 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
     alphabet = WordAlphabet(
         w for pattern, _ in patterns for choice in pattern.alternatives for w in choice
     )
+    # A deny or ask reads its program anywhere in the words; with many such patterns the
+    # search would have to track every mix of started occurrences, so past a bound their
+    # programs are searched at the start of a command only, and each region says so.
+    anywhere = sum(b is not Behavior.ALLOW for _, b in patterns) <= MAX_ANYWHERE_PATTERNS
+    limited = None if anywhere else LIMITED_SPECIAL
     nfa = Nfa()
     starts = [
-        semantics.add_pattern(nfa, pattern, behavior, alphabet, id_)
+        semantics.add_pattern(nfa, pattern, behavior, alphabet, id_, anywhere=anywhere)
         for id_, (pattern, behavior) in enumerate(patterns)
     ]
     empty = nfa.state()
@@ -419,7 +429,8 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
         deciders = _deciders(pair)
         if deciders not in seen:
             seen.add(deciders)
-            special = None if len(line) == 1 else f"{len(line)} simple commands"
+            several = None if len(line) == 1 else f"{len(line)} simple commands"
+            special = ", ".join(filter(None, (several, limited))) or None
             out.append(_Found(semantics.line(line), line, *deciders, special))
     return out
 
