@@ -28,7 +28,7 @@ from ..core.vocabulary import Behavior, Effect
 from ..engine.selection import ToolPolicy
 from ..tools.protected import ProtectedEntry
 from ..tools.registry import ToolDefinition
-from .automaton import AutomatonTooLarge, Nfa, explore
+from .automaton import MAX_STATES, AutomatonTooLarge, Nfa, explore
 from .command_language import CommandSemantics, PrefixSemantics, WordAlphabet, WordDomain
 from .path_language import (
     PathDomain,
@@ -47,10 +47,11 @@ ROOT_SPECIAL = "the workspace root"
 ABSOLUTE_SPECIAL = "an absolute path"
 EMPTY_SPECIAL = "the empty command line"
 MAX_LINE_SIGNATURES = 20_000
-MAX_ANYWHERE_PATTERNS = 24
+ANYWHERE_STATES = 1_500
+MAX_ANYWHERE_PATTERNS = 40
 LIMITED_SPECIAL = (
-    f"incomplete: more than {MAX_ANYWHERE_PATTERNS} deny/ask command patterns, "
-    "their programs searched at the start of a command only"
+    "incomplete: too many deny/ask command patterns to search their programs anywhere; "
+    "searched at the start of a command only"
 )
 _COMMAND_FIELD = "command"
 
@@ -387,19 +388,19 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
     alphabet = WordAlphabet(
         w for pattern, _ in patterns for choice in pattern.alternatives for w in choice
     )
-    # A deny or ask reads its program anywhere in the words; with many such patterns the
-    # search would have to track every mix of started occurrences, so past a bound their
+    # A deny or ask reads its program anywhere in the words: the search tracks every mix of
+    # started occurrences, which many patterns can make huge; past a budget of states their
     # programs are searched at the start of a command only, and each region says so.
-    anywhere = sum(b is not Behavior.ALLOW for _, b in patterns) <= MAX_ANYWHERE_PATTERNS
-    limited = None if anywhere else LIMITED_SPECIAL
-    nfa = Nfa()
-    starts = [
-        semantics.add_pattern(nfa, pattern, behavior, alphabet, id_, anywhere=anywhere)
-        for id_, (pattern, behavior) in enumerate(patterns)
-    ]
-    empty = nfa.state()
-    nfa.accept(empty, len(ids))
-    starts.append(empty)
+    empty_id = len(ids)
+    found: dict[frozenset[int], tuple[int, ...]] | None = None
+    if sum(b is not Behavior.ALLOW for _, b in patterns) <= MAX_ANYWHERE_PATTERNS:
+        try:
+            found = _command_search(patterns, semantics, alphabet, empty_id, anywhere=True)
+        except AutomatonTooLarge:
+            found = None
+    limited = None if found is not None else LIMITED_SPECIAL
+    if found is None:
+        found = _command_search(patterns, semantics, alphabet, empty_id, anywhere=False)
     hitters = [
         _hitters(
             side,
@@ -414,7 +415,7 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
     plain = (_plain(rules[0]), _plain(rules[1]))
     parts: dict[_Pair, tuple[str, ...]] = {}
     out: list[_Found] = []
-    for matched, symbols in explore(nfa.compiled(), starts, WordDomain(alphabet)).items():
+    for matched, symbols in found.items():
         words = alphabet.text(symbols)
         pair = (
             _signature(plain[0], (r for i in matched for r in hitters[0].get(i, ()))),
@@ -433,6 +434,26 @@ def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]
             special = ", ".join(filter(None, (several, limited))) or None
             out.append(_Found(semantics.line(line), line, *deciders, special))
     return out
+
+
+def _command_search(
+    patterns: Sequence[tuple[CommandPattern, Behavior]],
+    semantics: CommandSemantics,
+    alphabet: WordAlphabet,
+    empty_id: int,
+    *,
+    anywhere: bool,
+) -> dict[frozenset[int], tuple[int, ...]]:
+    nfa = Nfa()
+    starts = [
+        semantics.add_pattern(nfa, pattern, behavior, alphabet, id_, anywhere=anywhere)
+        for id_, (pattern, behavior) in enumerate(patterns)
+    ]
+    empty = nfa.state()
+    nfa.accept(empty, empty_id)
+    starts.append(empty)
+    limit = ANYWHERE_STATES if anywhere else MAX_STATES
+    return explore(nfa.compiled(), starts, WordDomain(alphabet), limit=limit)
 
 
 # What decides a line on one side, reduced to what combining commands can change:
