@@ -302,3 +302,29 @@ def test_profile_serves_the_sides_that_name_only_a_preset(tmp_path: Path) -> Non
     done = run_cli("diff", "read-only", "P02@read-only", "--profile", "P02", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[:2] == ["left:  P02@read-only", "right: P02@read-only"]
+
+
+def test_a_limited_search_is_inconclusive_never_equivalent(tmp_path: Path) -> None:
+    """With many deny/ask command patterns a program is searched at the start of a command
+    only: finding nothing there proves nothing, so it is not called equivalent."""
+    rules = "".join(
+        f"  - {{name: d{i}, behavior: deny, reason: r, match: {{commands: [tool{i} run]}}}}\n"
+        for i in range(45)
+    )
+    policy = tmp_path / "many.yaml"
+    policy.write_text(
+        f"apiVersion: toolpolicy/v1\nkind: Policy\nname: m\nextends: P03\nrules:\n{rules}"
+    )
+    for fail_on in ("any", "widen"):
+        done = run_cli("diff", str(policy), str(policy), "--fail-on", fail_on, cwd=tmp_path)
+        assert done.returncode == 1, done.stderr
+        assert done.stdout.splitlines()[-1].startswith("verdict: inconclusive (0 of ")
+        assert done.stdout.splitlines()[-1].endswith(
+            "; incomplete: too many deny/ask command patterns to search their programs "
+            "anywhere; searched at the start of a command only)"
+        )
+    few = tmp_path / "few.yaml"
+    few.write_text(policy.read_text().split("  - {name: d5")[0])
+    done = run_cli("diff", str(few), str(few), cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-1].startswith("verdict: equivalent (")

@@ -70,7 +70,10 @@ def diff_cmd(
     symlink escape, ...) and recorded calls follow. Each difference is a widen (RIGHT is
     more permissive: deny < ask < allow, or a wider sandbox for an execute call) or a
     narrow. The verdict is equivalent, more-permissive, less-permissive or incomparable
-    (RIGHT relative to LEFT). Same behavior from another source is listed as "same" and
+    (RIGHT relative to LEFT); inconclusive when nothing differed in a search that had to
+    be limited (many deny/ask command patterns: programs then searched at the start of a
+    command only), which is no proof and exits 1.
+    Same behavior from another source is listed as "same" and
     is not a difference.
 
     \b
@@ -79,7 +82,8 @@ def diff_cmd(
       toolpolicy diff P02 P03 --fail-on widen
       toolpolicy diff P03 team.yaml --calls audit.jsonl --format markdown
 
-    Exit codes: 0 equivalent (with --fail-on widen: nothing widens), 1 different,
+    Exit codes: 0 equivalent (with --fail-on widen: nothing widens), 1 different or
+    inconclusive,
     2 usage or configuration error (or rules too intricate to compare completely).
     """
     from ..diff import RENDERERS, Change, Verdict, run_diff
@@ -87,7 +91,8 @@ def diff_cmd(
     report = run_diff(left, right, profile=profile, calls=calls, workspace=workspace)
     click.echo(RENDERERS[fmt](report, show_all))
     if fail_on == "widen":
-        failed = report.count(Change.WIDEN) > 0
+        # A limited search cannot show that nothing widens.
+        failed = report.count(Change.WIDEN) > 0 or report.verdict is Verdict.INCONCLUSIVE
     else:
         failed = report.verdict is not Verdict.EQUIVALENT
     raise click.exceptions.Exit(EXIT_FAILED if failed else EXIT_OK)

@@ -11,7 +11,9 @@ Changes, right relative to left: ``widen`` when the right behavior is more permi
 differs (listed, but it never changes the verdict); ``none`` when behavior, sandbox and
 source agree (a reworded reason alone is not a change).
 The verdict over all probes: ``equivalent`` (no widen, no narrow), ``more-permissive``
-(only widen), ``less-permissive`` (only narrow), ``incomparable`` (both).
+(only widen), ``less-permissive`` (only narrow), ``incomparable`` (both). When no probe
+differs but part of the search was limited (a region marked ``incomplete``), the verdict is
+``inconclusive``: equivalence is a proof, and a limited search is none.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ..core.vocabulary import Behavior, Effect, SandboxMode
 from ..engine.knobs import KnobState
 from ..engine.selection import ToolPolicy
 from .probes import Probe
+from .regions import LIMITED_SPECIAL
 
 __all__ = [
     "Change",
@@ -54,6 +57,7 @@ class Verdict(StrEnum):
     MORE_PERMISSIVE = "more-permissive"
     LESS_PERMISSIVE = "less-permissive"
     INCOMPARABLE = "incomparable"
+    INCONCLUSIVE = "inconclusive"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,7 @@ class DiffReport:
     calls_file: str | None = None
     replayed: int = 0
     skipped: int = 0
+    incomplete: str | None = None
 
     @property
     def differences(self) -> tuple[ProbeResult, ...]:
@@ -120,7 +125,7 @@ class DiffReport:
             return Verdict.MORE_PERMISSIVE
         if narrow:
             return Verdict.LESS_PERMISSIVE
-        return Verdict.EQUIVALENT
+        return Verdict.INCONCLUSIVE if self.incomplete else Verdict.EQUIVALENT
 
 
 def decide(policy: ToolPolicy, probe: Probe, knobs: KnobState | None = None) -> Outcome:
@@ -167,4 +172,14 @@ def compare(
         b = decide(right, probe, right_knobs)
         results.append(ProbeResult(probe, a, b, change_of(a, b)))
     regions = len({p.region for p in probes if p.region is not None})
-    return DiffReport(labels[0], labels[1], tuple(results), regions)
+    limited = next(
+        (
+            special
+            for p in probes
+            if p.region is not None
+            and (special := p.region.special) is not None
+            and LIMITED_SPECIAL in special
+        ),
+        None,
+    )
+    return DiffReport(labels[0], labels[1], tuple(results), regions, incomplete=limited)

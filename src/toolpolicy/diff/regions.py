@@ -40,7 +40,7 @@ from .path_language import (
     path_alphabet,
 )
 
-__all__ = ["Region", "RuleRef", "argument_regions"]
+__all__ = ["LIMITED_SPECIAL", "Region", "RuleRef", "argument_regions"]
 
 ROOT_PATH = "."
 ROOT_SPECIAL = "the workspace root"

@@ -179,6 +179,7 @@ def _summary(report: DiffReport) -> str:
         f"{moved} of {len(report.results)} calls decided differently: "
         f"{report.count(Change.WIDEN)} widen, {report.count(Change.NARROW)} narrow; "
         f"{report.count(Change.SAME)} same behavior with a different source"
+        + (f"; {report.incomplete}" if report.incomplete else "")
     )
 
 
