@@ -148,3 +148,21 @@ def test_the_pre_commit_hooks_run_the_lint_command() -> None:
         assert hook["entry"].split()[:2] == ["toolpolicy", "lint"]
     strict = run_lint(*hooks[1]["entry"].split()[2:], cwd=VALID)
     assert strict.code == 0
+
+
+def test_agent_names_the_agents_whose_tool_names_are_known(tmp_path: Path) -> None:
+    policy = tmp_path / "web.yaml"
+    policy.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: web\nextends: P03\nrules:\n"
+        "  - {name: web, behavior: ask, reason: Web, match: {tools: [WebFetch, TodoWrit]}}\n"
+    )
+    done = run_lint("--strict", "--agent", "claude-code", str(policy))
+    assert done.code == 1
+    assert done.stdout.splitlines() == [
+        f"{policy}:6:71: warning unknown-tool rule 'web' names unknown tool 'TodoWrit', so it "
+        "never matches that name; did you mean 'TodoWrite'?",
+        "1 file checked: 0 errors, 1 warning, 0 infos",
+    ]
+    unknown_agent = run_lint("--agent", "nobody", str(policy))
+    assert unknown_agent.code == 2
+    assert "Invalid value for '--agent'" in unknown_agent.stderr

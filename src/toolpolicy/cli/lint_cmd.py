@@ -12,11 +12,13 @@ import os
 
 import click
 
+from ..hooks.adapters import ADAPTERS
 from .errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, reports_errors
 
 __all__ = ["lint_cmd"]
 
 _FORMAT_NAMES = ("auto", "text", "json", "github", "sarif")
+AGENT_NAMES = tuple(sorted(ADAPTERS))
 
 
 @click.command("lint")
@@ -38,6 +40,14 @@ _FORMAT_NAMES = ("auto", "text", "json", "github", "sarif")
     help="Write the report to FILE instead of stdout.",
 )
 @click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    type=click.Choice(AGENT_NAMES),
+    help="Know the tool names of this agent only (repeatable; default: every agent's), "
+    "e.g. Claude Code's WebFetch, TodoWrite, Task.",
+)
+@click.option(
     "-v",
     "--verbose",
     is_flag=True,
@@ -50,6 +60,7 @@ def lint_cmd(
     strict: bool,
     builtin: bool,
     output: str | None,
+    agents: tuple[str, ...],
     verbose: bool,
 ) -> int:
     """Check policy files: every loader problem, self-test examples, dead and risky rules.
@@ -78,7 +89,7 @@ def lint_cmd(
     if name == "auto":
         name = "github" if os.environ.get("GITHUB_ACTIONS") else "text"
 
-    result = lint_discovered(found)
+    result = lint_discovered(found, agents or None)
     report = FORMATS[name](result.findings, len(result.files))
     if output is None:
         click.echo(report, nl=False)

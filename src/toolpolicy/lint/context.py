@@ -51,6 +51,8 @@ class LintFile:
     problems: tuple[Problem, ...]
     policy: ToolPolicy | None
     known_tools: tuple[str, ...]
+    agents: tuple[str, ...] | None = None
+    """The agents whose tool names count as known (``lint --agent``); None: every agent."""
     rule_sites: tuple[RuleSite, ...] | None = field(default=None, repr=False)
     """Filled once by ``toolpolicy.lint.rules.rule_sites``, shared by the rule checks."""
     _presets: dict[str, ToolPolicy | str] = field(default_factory=dict, repr=False)
@@ -71,8 +73,11 @@ class LintFile:
         return found
 
 
-def prepare(data: bytes, path: str, workspace: str) -> LintFile:
-    """Check ``data`` (the bytes of the file at ``path``) and compile what it selects."""
+def prepare(
+    data: bytes, path: str, workspace: str, agents: tuple[str, ...] | None = None
+) -> LintFile:
+    """Check ``data`` (the bytes of the file at ``path``) and compile what it selects;
+    ``agents`` limits the agent tool names that count as known (None: every agent)."""
     lines = tuple(data.decode("utf-8", errors="replace").splitlines())
     document, problems = check_bytes_partial(data, path)
     salvaged = bool(problems)
@@ -89,6 +94,7 @@ def prepare(data: bytes, path: str, workspace: str) -> LintFile:
         problems=tuple(problems),
         policy=policy,
         known_tools=_known_tools(document, policy),
+        agents=agents,
     )
 
 

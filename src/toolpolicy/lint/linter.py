@@ -50,18 +50,19 @@ def builtin_paths() -> list[str]:
     return [*profiles, str(data_dir("policy") / "presets.yaml")]
 
 
-def lint_paths(paths: Sequence[str]) -> LintResult:
+def lint_paths(paths: Sequence[str], agents: tuple[str, ...] | None = None) -> LintResult:
     """Lint ``paths`` (files, or folders walked for policy files) in one run."""
-    return lint_discovered(discover(paths))
+    return lint_discovered(discover(paths), agents)
 
 
-def lint_discovered(found: Discovery) -> LintResult:
+def lint_discovered(found: Discovery, agents: tuple[str, ...] | None = None) -> LintResult:
     """Lint the files ``found`` in one run (``toolpolicy lint`` with no PATH lints
-    ``discover_project()``)."""
+    ``discover_project()``); ``agents`` limits the agent tool names that count as known
+    (``lint --agent``; None: every agent's)."""
     findings: set[Finding] = set()
     with tempfile.TemporaryDirectory(prefix="toolpolicy-lint-") as workspace:
         for path in found.files:
-            findings.update(_lint_file(path, workspace))
+            findings.update(_lint_file(path, workspace, agents))
     skipped = tuple(s.path for s in found.skipped)
     return LintResult(tuple(sorted(findings)), found.files, skipped)
 
@@ -76,7 +77,7 @@ def lint_bytes(data: bytes, path: str, workspace: str) -> list[Finding]:
     return sorted(set(_run(target)))
 
 
-def _lint_file(path: str, workspace: str) -> list[Finding]:
+def _lint_file(path: str, workspace: str, agents: tuple[str, ...] | None) -> list[Finding]:
     try:
         data = read_bounded(path)
     except PolicyLoadError as exc:
@@ -85,7 +86,7 @@ def _lint_file(path: str, workspace: str) -> list[Finding]:
             for p in exc.problems
         ]
     try:
-        target = prepare(data, path, workspace)
+        target = prepare(data, path, workspace, agents)
     except Exception as exc:  # a loader bug must fail the run, never pass it or crash it
         return [_internal(path, "loader", exc)]
     return list(_run(target))

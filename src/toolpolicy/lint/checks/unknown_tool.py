@@ -2,8 +2,9 @@
 
 Known tools are the five built-ins, the profile's tools, and the agents' tools that the hook
 decides by their own names (Claude Code's ``WebFetch``, ``WebSearch``, ``TodoWrite``,
-``Task``...). A misspelt name silently makes the rule match nothing — a deny that never
-denies — so each one is a warning with a "did you mean" suggestion. An agent's tool that the
+``Task``...): every agent's, or only those of the agents named with ``lint --agent NAME``.
+A misspelt name silently makes the rule match nothing — a deny that never denies — so each
+one is a warning with a "did you mean" suggestion. An agent's tool that the
 hook decides as a built-in (Claude Code's ``Read`` is ``read_file``) is reported with the
 built-in to name instead. Names with ``*`` and MCP-style names (``mcp__server__tool``) are
 patterns for tools registered at run time, so they are never reported.
@@ -45,7 +46,7 @@ def check(target: LintFile) -> Iterator[Hit]:
     document = target.document
     if document is None or not isinstance(document.model, PolicyDoc | ProfileDoc):
         return
-    agents = _agent_tools()
+    agents = _agent_tools(target.agents)
     known = target.known_tools
     by_name = tuple(n for n, decided_as in agents.items() if decided_as is None)
     for i, rule in enumerate(document.model.rules):
@@ -64,12 +65,16 @@ def check(target: LintFile) -> Iterator[Hit]:
             yield Hit(line, column, message)
 
 
-def _agent_tools() -> dict[str, str | None]:
-    """Every agent's tool names: the built-in each is decided as, or ``None`` (by name)."""
+def _agent_tools(agents: tuple[str, ...] | None) -> dict[str, str | None]:
+    """The agents' tool names (every agent's when ``agents`` is None): the built-in each is
+    decided as, or ``None`` (by name)."""
     from ...hooks.adapters import ADAPTERS
 
     return {
-        name: entry.tool for adapter in ADAPTERS.values() for name, entry in adapter.catalog.items()
+        name: entry.tool
+        for agent, adapter in ADAPTERS.items()
+        if agents is None or agent in agents
+        for name, entry in adapter.catalog.items()
     }
 
 
