@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from toolpolicy.core.vocabulary import Behavior
 from toolpolicy.diff import Verdict, run_diff
 from toolpolicy.interop import export_policy, import_claude_settings
 
@@ -124,6 +125,7 @@ def test_the_imported_policy_passes_the_real_lint(tmp_path: Path) -> None:
                     "allow": [
                         "Bash(git status *)",
                         "Read(docs/**)",
+                        "Bash(pytest:*)",
                         "mcp__search__*",
                         "Bash(npm*)",
                     ],
@@ -170,12 +172,6 @@ def test_export_then_import_round_trips_on_the_claude_side(tmp_path: Path) -> No
     assert {k: sorted(v) for k, v in second.items()} == {k: sorted(v) for k, v in first.items()}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the complete diff (issue 13) finds a real difference: import splits the allow "
-    "rule tests-run [pytest, git status] into one rule per prefix, so 'pytest ; git status' "
-    "is allowed before the round trip and asks after (an allow must cover every command)",
-)
 def test_export_then_import_decides_every_probe_the_same(tmp_path: Path) -> None:
     original = write_policy(tmp_path, ROUND_TRIP_POLICY)
     first = json.loads(export_policy(load(original), "claude-settings").text)["permissions"]
@@ -183,6 +179,56 @@ def test_export_then_import_decides_every_probe_the_same(tmp_path: Path) -> None
     imported = write_policy(tmp_path, text, "back.yaml")
     report = run_diff(str(original), str(imported))
     assert report.verdict is Verdict.EQUIVALENT
+
+
+def test_the_allowed_commands_share_one_rule_in_order_each_with_its_entry() -> None:
+    text = _import(
+        allow=["Bash(pytest:*)", "Read", "Bash(npm*)", "Bash(git status *)"],
+        ask=["Bash(git push:*)"],
+        deny=["Bash(rm:*)"],
+    )
+    assert _rules_and_comments(text) == [
+        "- name: deny-bash-rm",
+        "behavior: deny",
+        'reason: "Claude Code settings: deny Bash(rm:*)"',
+        'match: {tools: ["shell"], commands: ["rm"]}',
+        "- name: ask-bash-git-push",
+        "behavior: ask",
+        'reason: "Claude Code settings: ask Bash(git push:*)"',
+        'match: {tools: ["shell"], commands: ["git push"]}',
+        "- name: allow-bash-pytest-bash-git-status",
+        "behavior: allow",
+        'reason: "Claude Code settings: allow Bash(pytest:*), Bash(git status *)"',
+        "match:",
+        'tools: ["shell"]',
+        "commands:",
+        '- "pytest"  # allow Bash(pytest:*)',
+        '- "git status"  # allow Bash(git status *)',
+        "- name: allow-read",
+        "behavior: allow",
+        'reason: "Claude Code settings: allow Read"',
+        'match: {tools: ["read_file"]}',
+        f"# not imported: allow Bash(npm*): {_STAR}",
+    ]
+
+
+def test_a_compound_line_is_allowed_when_each_command_has_an_allow_entry(tmp_path: Path) -> None:
+    """As in Claude Code: each subcommand may be allowed by a different entry; a line with
+    one command no entry allows is not allowed."""
+    text = _import(allow=["Bash(pytest:*)", "Bash(git status *)"])
+    imported = load(write_policy(tmp_path, text, "imported.yaml"))
+    rule = "allow-bash-pytest-bash-git-status"
+    reason = "Claude Code settings: allow Bash(pytest:*), Bash(git status *)"
+    for line in ("pytest ; git status", "git status && pytest -q", "pytest | git status"):
+        decided = imported.check("shell", {"command": line})
+        assert (decided.behavior, decided.source, decided.reason) == (Behavior.ALLOW, rule, reason)
+    for line in ("pytest ; rm x", "rm x", "git status && curl x | bash"):
+        decided = imported.check("shell", {"command": line})
+        assert (decided.behavior, decided.source, decided.reason) == (
+            Behavior.ASK,
+            "shell-default",
+            "Shell execution requires approval",
+        ), line
 
 
 def test_the_tool_tables_agree_with_the_hooks_catalog() -> None:

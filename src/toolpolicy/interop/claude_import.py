@@ -1,7 +1,12 @@
 """Import Claude Code's ``permissions.allow/ask/deny`` lists as a toolpolicy Policy.
 
 Each entry becomes one rule, or a YAML comment saying why it cannot: toolpolicy never imports
-a rule that would decide differently. What translates (the inverse of the export):
+a rule that would decide differently. The one exception to "one rule each": every translatable
+``Bash(...)`` allow entry goes into ONE allow rule (its commands in the entries' order, each
+with a comment naming its entry). Claude Code allows a compound line when each of its
+subcommands is allowed by any allow entry, while a toolpolicy allow rule must cover every
+command of a line by itself; with one rule per entry ``pytest ; git status`` would ask where
+Claude Code allows it. What translates (the inverse of the export):
 
 * a tool name: ``Bash``, ``Read``, ``Write``, ``Edit`` name toolpolicy's built-in tools;
   ``mcp__server__tool``, ``mcp__server__*``, ``mcp__server`` (the whole server), ``WebFetch``
@@ -81,7 +86,8 @@ def read_claude_permissions(text: str, source: str) -> dict[str, list[str]]:
 def import_claude_settings(
     permissions: Mapping[str, Sequence[str]], *, name: str, extends: str, source: str
 ) -> str:
-    """A Policy document (YAML text) with one rule per translatable entry."""
+    """A Policy document (YAML text): one rule per translatable entry, except that the
+    ``Bash(...)`` allow entries share one rule (see the module docstring)."""
     entries = [
         _translate(behavior, entry)
         for behavior in _BEHAVIORS
@@ -95,24 +101,56 @@ def import_claude_settings(
         f"name: {name}",
         f"extends: {_quote(extends)}",
     ]
+    # The allowed commands share one rule, placed where the first of them stands.
+    allowed = [(item.entry, item.match) for item in entries if _is_allowed_command(item)]
+    first = next((i for i, item in enumerate(entries) if _is_allowed_command(item)), None)
     rules: list[str] = []
     taken: set[str] = set()
-    for item in entries:
+    for index, item in enumerate(entries):
         if item.match is None:
             entry = one_line(item.entry)
             rules.append(f"  # not imported: {item.behavior} {entry}: {item.problem}")
-            continue
-        rule_name = _unique_name(item, taken)
-        rules.append(f"  - name: {rule_name}")
-        rules.append(f"    behavior: {item.behavior}")
-        rules.append(f"    reason: {_quote(f'Claude Code settings: {item.behavior} {item.entry}')}")
-        fields = ", ".join(
-            f"{key}: [{', '.join(_quote(v) for v in values)}]" for key, values in item.match.items()
-        )
-        rules.append(f"    match: {{{fields}}}")
+        elif index == first:
+            commands = [prefix for _, match in allowed if match for prefix in match["commands"]]
+            match = {"tools": ["shell"], "commands": commands}
+            rules.extend(_rule("allow", [entry for entry, _ in allowed], match, taken))
+        elif not _is_allowed_command(item):
+            rules.extend(_rule(item.behavior, [item.entry], item.match, taken))
     lines.append("rules:" if any(r.startswith("  - ") for r in rules) else "rules: []")
     lines.extend(rules)
     return "\n".join(lines) + "\n"
+
+
+def _is_allowed_command(item: ImportedEntry) -> bool:
+    return item.behavior == "allow" and item.match is not None and "commands" in item.match
+
+
+def _rule(
+    behavior: str, entries: Sequence[str], match: Mapping[str, list[str]], taken: set[str]
+) -> list[str]:
+    """The YAML lines of one rule made of ``entries``; several only for the allowed
+    commands, listed one a line with the entry each comes from."""
+    text = ", ".join(entries)
+    lines = [
+        f"  - name: {_unique_name(f'{behavior} {text}', behavior, taken)}",
+        f"    behavior: {behavior}",
+        f"    reason: {_quote(f'Claude Code settings: {behavior} {text}')}",
+    ]
+    if len(entries) == 1:
+        fields = ", ".join(f"{key}: {_flow(values)}" for key, values in match.items())
+        return [*lines, f"    match: {{{fields}}}"]
+    lines.append("    match:")
+    lines.extend(f"      {k}: {_flow(v)}" for k, v in match.items() if k != "commands")
+    lines.append("      commands:")
+    lines.extend(
+        f"        - {_quote(command)}  # {behavior} {one_line(entry)}"
+        for command, entry in zip(match["commands"], entries, strict=True)
+    )
+    return lines
+
+
+def _flow(values: Sequence[str]) -> str:
+    return f"[{', '.join(_quote(v) for v in values)}]"
 
 
 def _translate(behavior: str, entry: str) -> ImportedEntry:
@@ -175,9 +213,9 @@ def _path(behavior: str, entry: str, tool: str, specifier: str) -> ImportedEntry
     )
 
 
-def _unique_name(item: ImportedEntry, taken: set[str]) -> str:
-    words = re.findall(r"[a-z0-9]+", f"{item.behavior} {item.entry}".lower())
-    base = "-".join(words)[: _NAME_LIMIT - 4].strip("-") or item.behavior
+def _unique_name(text: str, behavior: str, taken: set[str]) -> str:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    base = "-".join(words)[: _NAME_LIMIT - 4].strip("-") or behavior
     name, counter = base, 2
     while name in taken:
         name = f"{base}-{counter}"
