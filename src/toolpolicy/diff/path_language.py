@@ -294,12 +294,7 @@ def add_glob(
     if directory:
         end = builder.anything(builder.char(end, "/"))
     elif segments[-1] != "**":
-        below = builder.anything(builder.char(end, "/"))
-        # ``(?:/.*)?``: ``end`` itself accepts too; join both at a fresh state.
-        joined = nfa.state()
-        nfa.link(end, joined)
-        nfa.link(below, joined)
-        end = joined
+        end = builder.or_below(end)
     nfa.accept(end, pattern)
     return start
 
@@ -387,11 +382,7 @@ def add_protected(
             nfa.edge(positions[index], alphabet.only(char), positions[index + length])
     end = positions[-1]
     if folder or anywhere:
-        below = builder.anything(builder.char(end, "/"))
-        joined = nfa.state()
-        nfa.link(end, joined)
-        nfa.link(below, joined)
-        end = joined
+        end = builder.or_below(end)
     nfa.accept(end, pattern)
     return start
 
@@ -433,6 +424,15 @@ class _Builder:
     def anything(self, state: int) -> int:
         """``.*`` (any characters, ``/`` included)."""
         return self.loop(state, SymbolSet(frozenset(), negated=True))
+
+    def or_below(self, state: int) -> int:
+        """``(?:/.*)?`` after ``state``: ``state`` itself and everything below it, joined
+        at a fresh state."""
+        below = self.anything(self.char(state, "/"))
+        joined = self.nfa.state()
+        self.nfa.link(state, joined)
+        self.nfa.link(below, joined)
+        return joined
 
     def any_segments(self, state: int) -> int:
         """``(?:[^/]*/)*``: zero or more whole segments, each followed by ``/``."""

@@ -89,15 +89,7 @@ def _translate(scope: RuleScope) -> tuple[list[str], list[Omission]]:
                 OmissionKind.PARTIAL if entries else OmissionKind.DROPPED,
             )
         )
-    if scope.open_ended:
-        notes.append(
-            Omission(
-                scope.subject,
-                "it also reaches tools a Claude Code rule cannot list (no 'tools', or a '*' "
-                "name other than mcp__SERVER__*)",
-                kind=OmissionKind.PARTIAL if entries else OmissionKind.DROPPED,
-            )
-        )
+    notes.extend(scope.unlisted_tools("Claude Code", exported=bool(entries)))
     return entries, notes
 
 

@@ -88,17 +88,7 @@ def _translate(scope: RuleScope) -> tuple[list[str], list[Omission]]:
     for name in scope.names:
         if name.startswith(_MCP):
             tables.append(_table(scope, _mcp_fields(name)))
-    notes: list[Omission] = []
-    if scope.open_ended:
-        notes.append(
-            Omission(
-                scope.subject,
-                "it also reaches tools a Gemini CLI rule cannot list (no 'tools', or a '*' "
-                "name other than mcp__SERVER__*)",
-                kind=OmissionKind.PARTIAL if tables else OmissionKind.DROPPED,
-            )
-        )
-    return tables, notes
+    return tables, scope.unlisted_tools("Gemini CLI", exported=bool(tables))
 
 
 def _commands(scope: RuleScope) -> tuple[list[str], list[Omission]]:

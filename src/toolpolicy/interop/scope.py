@@ -50,6 +50,18 @@ class RuleScope(NamedTuple):
         """``rule NAME (file:line)`` for omission lines."""
         return f"rule {self.rule.label}"
 
+    def unlisted_tools(self, agent: str, *, exported: bool) -> list[Omission]:
+        """For an ``open_ended`` rule, the omission of the tools ``agent``'s rules cannot
+        list: ``partial`` when some of the rule was ``exported``, else ``dropped``."""
+        if not self.open_ended:
+            return []
+        detail = (
+            f"it also reaches tools a {agent} rule cannot list (no 'tools', or a '*' "
+            "name other than mcp__SERVER__*)"
+        )
+        kind = OmissionKind.PARTIAL if exported else OmissionKind.DROPPED
+        return [Omission(self.subject, detail, kind)]
+
 
 def rule_scopes(policy: ToolPolicy) -> tuple[RuleScope, ...]:
     """Every rule of ``policy`` in declaration order."""
