@@ -22,10 +22,10 @@ matching stays linear in the length of the path (no catastrophic backtracking).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-__all__ = ["MAX_GLOB_LENGTH", "GlobError", "GlobPattern", "compile_glob"]
+__all__ = ["MAX_GLOB_LENGTH", "GlobError", "GlobPattern", "GlobShape", "compile_glob", "glob_shape"]
 
 WORKSPACE = ""
 ABSOLUTE = "//"
@@ -81,15 +81,19 @@ class GlobPattern(NamedTuple):
         return f"GlobPattern(text={self.text!r}, gitignore={self.gitignore}{shown})"
 
 
-def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
-    """Compile ``text`` once; raise :class:`GlobError` when the pattern is invalid.
+class GlobShape(NamedTuple):
+    """How a glob reads before its segments are translated: the root it is anchored at, its
+    segments (``**`` first when it matches at any depth), and whether it names a folder."""
 
-    Invalid: empty, too long, control characters, a backslash, leading or trailing blanks,
-    an absolute path outside gitignore mode (a leading ``/``, ``~``), a drive, ``~`` not
-    followed by ``/``, empty, ``.`` or ``..`` segments, an unclosed ``[``, a reversed range or
-    one that spans ``/``, and in gitignore mode a leading ``!`` (negation is expressed by
-    rules, not patterns).
-    """
+    root: str
+    segments: tuple[str, ...]
+    directory: bool
+
+
+def glob_shape(text: str, *, gitignore: bool) -> GlobShape:
+    """Read ``text``'s root, segments and trailing ``/``; raise :class:`GlobError` when the
+    pattern is invalid (see :func:`compile_glob`). The one reading of a glob's shape, shared
+    by the matcher and by ``diff``'s automata."""
     _check_text(text, gitignore=gitignore)
     body = text
     anchored = not gitignore
@@ -118,6 +122,19 @@ def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
         anchored = True
     if not anchored:
         segments.insert(0, _DOUBLE_STAR)
+    return GlobShape(root, tuple(segments), directory)
+
+
+def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
+    """Compile ``text`` once; raise :class:`GlobError` when the pattern is invalid.
+
+    Invalid: empty, too long, control characters, a backslash, leading or trailing blanks,
+    an absolute path outside gitignore mode (a leading ``/``, ``~``), a drive, ``~`` not
+    followed by ``/``, empty, ``.`` or ``..`` segments, an unclosed ``[``, a reversed range or
+    one that spans ``/``, and in gitignore mode a leading ``!`` (negation is expressed by
+    rules, not patterns).
+    """
+    root, segments, directory = glob_shape(text, gitignore=gitignore)
     regex = _NOT_ROOT + _translate_segments(segments, text)
     if directory:
         regex += "/" if not gitignore else "/.*"
@@ -154,7 +171,7 @@ def _check_text(text: str, *, gitignore: bool) -> None:
         raise GlobError(f"invalid glob {text!r}: '!' negation is not supported in a pattern")
 
 
-def _translate_segments(segments: list[str], text: str) -> str:
+def _translate_segments(segments: Sequence[str], text: str) -> str:
     """Join segment regexes; ``**`` becomes zero or more whole segments.
 
     Every group of segments between two ``**`` is matched at its earliest position and

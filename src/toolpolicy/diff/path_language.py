@@ -22,6 +22,7 @@ import bisect
 import functools
 from collections.abc import Hashable, Iterable
 
+from ..compile.globs import glob_shape
 from .automaton import Nfa, SymbolSet
 
 __all__ = [
@@ -251,26 +252,13 @@ def _device(state: Hashable) -> bool:
     return isinstance(state, str) and state.startswith(_TRIE) and state[len(_TRIE) :] in _RESERVED
 
 
-def add_glob(
-    nfa: Nfa, text: str, alphabet: PathAlphabet, pattern: int, *, anchored: bool = False
-) -> int:
+def add_glob(nfa: Nfa, text: str, alphabet: PathAlphabet, pattern: int) -> int:
     """Add the gitignore glob ``text`` (valid, as ``compile_glob`` accepted it) to ``nfa``;
-    its accept state reports ``pattern``. Returns its start state. ``anchored``: the body
-    of an absolute or home pattern (after its ``//`` or ``~/``), anchored at that root."""
+    its accept state reports ``pattern``. Returns its start state. An absolute or home
+    pattern matches its body below its root (the path after ``/`` or the home folder)."""
     builder = _Builder(nfa, alphabet)
     start = nfa.state()
-    body = text
-    if body.startswith("/"):
-        body = body[1:]
-        anchored = True
-    directory = body.endswith("/")
-    if directory:
-        body = body[:-1]
-    segments = body.split("/")
-    if len(segments) > 1:
-        anchored = True
-    if not anchored:
-        segments.insert(0, "**")
+    _root, segments, directory = glob_shape(text, gitignore=True)
     groups: list[list[str]] = [[]]
     for segment in segments:
         if segment == "**":

@@ -250,16 +250,7 @@ class _PathSearch:
         keys = [entry.path.casefold() for entry in protected]
         alphabet = path_alphabet([*globs, *(folded_spellings(key) for key in keys), root, home])
         nfa = Nfa()
-        bodies = {
-            text: add_glob(
-                nfa,
-                text[2:] if glob.outside else text,
-                alphabet,
-                self.ids[text],
-                anchored=glob.outside,
-            )
-            for text, glob in globs.items()
-        }
+        bodies = {text: add_glob(nfa, text, alphabet, self.ids[text]) for text in globs}
         specials = [add_exact(nfa, "", alphabet, self.root)]
         specials += [
             add_protected(nfa, key, entry.folder, entry.anywhere, alphabet, self.root + 1 + i)
