@@ -49,6 +49,9 @@ class Kind(enum.Enum):
     LIST = "list"
     """Lists the names below a scope that its filters select: decided on that scope, which
     is closed when the scope itself, or everything it selects, is closed."""
+    PATCH = "patch"
+    """An ``apply_patch`` patch in its command field: one write per file its headers name
+    (``hooks.patch``)."""
     BY_NAME = "by-name"
     """No file or command of its own: decided by its name and effect (web, MCP, unknown)."""
     BOOKKEEPING = "bookkeeping"
@@ -65,11 +68,16 @@ class CatalogEntry(NamedTuple):
     paths: tuple[str, ...] = ()
     """``tool_input`` fields that hold paths (the first present one is the search scope)."""
     command: str | None = None
-    """The ``tool_input`` field that holds a command line."""
+    """The ``tool_input`` field that holds a command line (or, for ``PATCH``, the patch)."""
     filters: tuple[str, ...] = ()
     """Search filters, in the agent's own words (``glob``, ``type``, ``pattern``)."""
     tool: str | None = None
     """The toolpolicy tool it is decided as; ``None``: by the agent's own tool name."""
+    workdir: str | None = None
+    """The ``tool_input`` field naming the folder a command runs in (decided as a ``cd``)."""
+    patches: bool = False
+    """The command may be an ``apply_patch <<'EOF'`` heredoc that the agent applies itself:
+    each file the patch names is decided as a write too."""
 
 
 class EventKind(enum.Enum):
@@ -108,6 +116,11 @@ class AgentAdapter(Protocol):
     @property
     def name(self) -> str:
         """The agent's name on the command line (``claude-code``)."""
+        ...
+
+    @property
+    def description(self) -> str:
+        """``toolpolicy hook NAME --help``: what is answered, and what cannot be enforced."""
         ...
 
     @property

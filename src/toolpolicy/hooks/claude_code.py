@@ -27,11 +27,10 @@ from typing import Any
 
 from ..core.decision import Decision
 from ..core.vocabulary import Behavior, Effect
-from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, HookError, Kind
+from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, Kind
+from .event_json import load_event, tool_event, workspace_dir
 
-__all__ = ["CATALOG", "CLAUDE_CODE", "MAX_EVENT_BYTES", "PLAN_MODE_WRITE", "ClaudeCode"]
-
-MAX_EVENT_BYTES = 8 * 1024 * 1024
+__all__ = ["CATALOG", "CLAUDE_CODE", "PLAN_MODE_WRITE", "ClaudeCode"]
 
 _READ = Effect.READ
 _WRITE = Effect.WRITE
@@ -102,7 +101,6 @@ _EVENTS = {
     "PostToolUse": EventKind.POST_TOOL_USE,
     "SessionStart": EventKind.SESSION_START,
 }
-_TOOL_EVENTS = (EventKind.PRE_TOOL_USE, EventKind.PERMISSION_REQUEST, EventKind.POST_TOOL_USE)
 
 PLAN_MODE_WRITE = Decision(
     Behavior.DENY, "Claude Code is in plan mode: no file is written", "permission-mode"
@@ -114,6 +112,14 @@ class ClaudeCode:
 
     name = "claude-code"
     catalog = CATALOG
+    description = (
+        "Answer one Claude Code hook event (JSON on stdin). PreToolUse: deny, ask, allow when "
+        "a rule allows, nothing when only a profile default allows. PermissionRequest: a "
+        "rule's allow or any deny, else Claude Code's prompt. Exit 0 with the answer (or "
+        "nothing) on stdout; exit 2 (Claude Code blocks the call) with one line on stderr "
+        "for bad input or any internal error. Install it with `toolpolicy hook install "
+        "claude-code`; see the README."
+    )
 
     def entry(self, tool_name: str) -> CatalogEntry:
         """The catalog entry; ``mcp__*`` and unknown tools are decided by name (execute)."""
@@ -121,49 +127,11 @@ class ClaudeCode:
 
     def parse(self, raw: bytes) -> AgentEvent:
         """Parse and check one event; anything unexpected is a ``HookError``."""
-        if len(raw) > MAX_EVENT_BYTES:
-            raise HookError("event is larger than 8 MiB")
-        try:
-            event = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            raise HookError("stdin is not a JSON event") from None
-        if not isinstance(event, dict):
-            raise HookError("the event is not a JSON object")
-        name = event.get("hook_event_name")
-        if not isinstance(name, str) or not name:
-            raise HookError("the event has no hook_event_name")
-        kind = _EVENTS.get(name, EventKind.OTHER)
-        mode = event.get("permission_mode")
-        if kind is EventKind.OTHER:
-            return AgentEvent(kind, name, "", "", "", "", MappingProxyType({}), "")
-        required = ("session_id", "cwd", "tool_name") if kind in _TOOL_EVENTS else ("cwd",)
-        for key in required:
-            value = event.get(key)
-            if not isinstance(value, str) or not value:
-                raise HookError(f"the event has no {key}")
-        tool_input = event.get("tool_input", {})
-        if not isinstance(tool_input, dict):
-            raise HookError("tool_input is not an object")
-        cwd = str(event["cwd"])
-        if not os.path.isabs(cwd) or not os.path.isdir(cwd):
-            raise HookError(f"cwd is not an existing absolute directory: {cwd}")
-        return AgentEvent(
-            kind=kind,
-            name=name,
-            session_id=_text_or_empty(event.get("session_id")),
-            tool_use_id=_text_or_empty(event.get("tool_use_id")),
-            cwd=cwd,
-            tool_name=_text_or_empty(event.get("tool_name")),
-            tool_input=MappingProxyType(tool_input),
-            permission_mode=mode if isinstance(mode, str) else "default",
-        )
+        return tool_event(load_event(raw), _EVENTS)
 
     def workspace(self, event: AgentEvent, given: str | None) -> str:
         """``$CLAUDE_PROJECT_DIR``, else ``given`` (``--workspace``), else the event's cwd."""
-        chosen = os.environ.get("CLAUDE_PROJECT_DIR") or given or event.cwd
-        if not os.path.isabs(chosen) or not os.path.isdir(chosen):
-            raise HookError(f"the workspace is not an existing absolute directory: {chosen}")
-        return chosen
+        return workspace_dir(os.environ.get("CLAUDE_PROJECT_DIR") or given or event.cwd)
 
     def adjust(self, event: AgentEvent, entry: CatalogEntry, answer: Answer) -> Answer:
         """Claude Code's ``permission_mode`` (the table is in the README).
@@ -206,10 +174,6 @@ class ClaudeCode:
                 "permissionDecisionReason": decision.reason,
             }
         return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False) + "\n"
-
-
-def _text_or_empty(value: object) -> str:
-    return value if isinstance(value, str) else ""
 
 
 CLAUDE_CODE = ClaudeCode()

@@ -10,6 +10,8 @@ is *no opinion*, so the agent's own permission flow still applies.
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -23,6 +25,7 @@ from ..tools.arguments import ArgumentSpec
 from ..tools.definitions import builtin_definitions
 from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition, ToolSnapshot
 from .adapter import AgentEvent, Answer, CatalogEntry, HookError, Kind
+from .patch import PatchError, patch_cd_folders, patch_targets, runs_apply_patch
 from .paths import agent_path
 
 __all__ = [
@@ -148,7 +151,18 @@ def _calls(
 ) -> Iterator[tuple[str, Mapping[str, object] | Decision]]:
     given = event.tool_input
     if entry.kind is Kind.SHELL:
-        yield "shell", {"command": _text(given, entry.command or "command")}
+        command = _text(given, entry.command or "command")
+        folder = given.get(entry.workdir) if entry.workdir else None
+        if isinstance(folder, str) and folder:
+            command = f"cd {shlex.quote(folder)} && {command}"
+        yield "shell", {"command": command}
+        if entry.patches and runs_apply_patch(command):
+            bases = [event.cwd, *(os.path.join(event.cwd, d) for d in patch_cd_folders(command))]
+            yield from _patch_writes(command, bases, workspace)
+        return
+    if entry.kind is Kind.PATCH:
+        patch = _text(given, entry.command or "command")
+        yield from _patch_writes(patch, [event.cwd], workspace, required=True)
         return
     if entry.kind is Kind.BY_NAME:
         yield event.tool_name, given
@@ -158,15 +172,37 @@ def _calls(
         path = agent_path(raw, event.cwd, workspace)
         if entry.kind is Kind.READ:
             yield tool, (UNRESOLVABLE_READ if path is None else {"path": path})
-        elif entry.kind is Kind.WRITE:
-            yield tool, {"path": path or raw, "content": ""}
         else:
-            yield tool, {"path": path or raw, "old_string": "", "new_string": ""}
+            yield _write(tool, raw, path)
+
+
+def _write(tool: str, raw: str, path: str | None) -> tuple[str, Mapping[str, object]]:
+    if tool == "edit_file":
+        return tool, {"path": path or raw, "old_string": "", "new_string": ""}
+    return tool, {"path": path or raw, "content": ""}
+
+
+def _patch_writes(
+    patch: str, bases: list[str], workspace: str, *, required: bool = False
+) -> Iterator[tuple[str, Mapping[str, object]]]:
+    """A write per file the patch names, relative to each of ``bases``."""
+    try:
+        targets = patch_targets(patch)
+    except PatchError as exc:
+        raise HookError(str(exc)) from None
+    if required and not targets:
+        raise HookError("the patch names no file")
+    for tool, raw in targets:
+        for base in dict.fromkeys(bases):
+            yield _write(tool, raw, agent_path(raw, base, workspace))
 
 
 def _paths(given: Mapping[str, Any], entry: CatalogEntry) -> list[str]:
-    """Every path the call names: its path fields, and each edit's own ``file_path``."""
-    found = [_text(given, key) for key in entry.paths]
+    """Every path the call names: its path fields present (at least one must be), and each
+    edit's own ``file_path``."""
+    found = [_text(given, key) for key in entry.paths if key in given]
+    if not found and entry.paths:
+        found = [_text(given, entry.paths[0])]
     edits = given.get("edits")
     if isinstance(edits, list):
         found += [

@@ -2,13 +2,14 @@
 
 Nothing here imports click, YAML, pydantic or jsonschema when the compiled-policy cache is
 warm: the flags are parsed with argparse, the sources come from the cache, the decision path
-is standard library only. Every failure exits 2 with one line on stderr — Claude Code treats
-exit 2 as "block" — so an error is never an allow. ``toolpolicy hook install AGENT`` is
+is standard library only. Every failure exits 2 with one line on stderr — Claude Code, Codex
+CLI and Gemini CLI treat exit 2 with a reason on stderr as "block", Copilot CLI any non-zero
+exit — so an error is never an allow. ``toolpolicy hook install AGENT`` is
 answered here too (``hooks.install``).
 
-Events: ``PreToolUse`` is decided and audited; ``PermissionRequest`` is answered when a rule
-allows or anything denies, else left to the agent's prompt; ``PostToolUse`` appends what ran
-to the audit; ``SessionStart`` warms the cache; any other event gets no opinion (exit 0).
+Events (Claude Code's names; each adapter maps its own): ``PreToolUse`` is decided and
+audited; ``PermissionRequest`` is answered when a rule allows or anything denies, else left to
+the agent's prompt; ``PostToolUse`` appends what ran to the audit; ``SessionStart`` warms the cache; any other event gets no opinion (exit 0).
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def hook_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workspace",
         metavar="DIR",
-        help="the workspace when $CLAUDE_PROJECT_DIR is not set (default: the event's cwd)",
+        help="the workspace (Claude Code: when $CLAUDE_PROJECT_DIR is not set; default: the "
+        "agent's project folder, else the event's cwd)",
     )
     parser.add_argument(
         "--explicit-allow",
@@ -97,15 +99,17 @@ def hook_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(agent: str | None) -> argparse.ArgumentParser:
+    """The hook's flags; ``toolpolicy hook NAME --help`` describes that agent's adapter."""
+    adapter = ADAPTERS.get(agent) if agent else None
     parser = argparse.ArgumentParser(
         prog="toolpolicy hook",
         description=(
-            "Answer one agent hook event (JSON on stdin). PreToolUse: deny, ask, allow when a "
-            "rule allows, nothing when only a profile default allows. Exit 0 with the answer "
-            "(or nothing) on stdout; exit 2 (the agent blocks the call) with one line on "
-            "stderr for bad input or any internal error. Install it with "
-            "`toolpolicy hook install claude-code`; see the README."
+            adapter.description
+            if adapter is not None
+            else "Answer one agent hook event (JSON on stdin) for the named agent; "
+            "`toolpolicy hook NAME --help` says what each agent honours and what it cannot "
+            "enforce. Install it with `toolpolicy hook install NAME`; see the README."
         ),
     )
     parser.add_argument("agent", choices=sorted(ADAPTERS), help="the calling agent")
@@ -127,7 +131,7 @@ def run_hook(
 
         return run_install(list(argv[1:]), out, err)
     try:
-        args = _parser().parse_args(list(argv))
+        args = _parser(argv[0] if argv else None).parse_args(list(argv))
     except SystemExit as exc:  # argparse printed usage or help
         return EXIT_OK if exc.code == 0 else EXIT_BLOCK
     adapter = ADAPTERS[args.agent]

@@ -1,8 +1,9 @@
 """Searches and listings (Grep, Glob, LS) decided on the scope they read.
 
 A search names a folder (its scope, the event's ``cwd`` when none is given) and filters
-(``glob``, ``type``, ``pattern``). It is decided as a read of the scope, then, when some read
-rule looks at paths, on the files below it that the filters select (a bounded walk):
+(``glob``, ``type``, ``pattern``; a list of patterns selects what any of them selects). It
+is decided as a read of the scope, then, when some read rule looks at paths, on the files
+below it that the filters select (a bounded walk):
 
 * every selected file closed (deny or ask) — e.g. ``Grep {"glob": ".env"}`` — closes the
   search with the strongest of those decisions;
@@ -134,9 +135,14 @@ def _selector(given: Mapping[str, Any], entry: CatalogEntry) -> Callable[[str], 
     tests: list[tuple[GlobPattern, ...]] = []
     for key in entry.filters:
         value = given.get(key)
-        if not isinstance(value, str) or not value:
+        values = value if isinstance(value, list) else [value]
+        words = [v for v in values if isinstance(v, str) and v]
+        if not words:
             continue
-        texts = _TYPES.get(value) if key == "type" else tuple(_alternatives(value))
+        if key == "type":
+            texts = _TYPES.get(words[0])
+        else:
+            texts = tuple(a for word in words for a in _alternatives(word))
         if texts is None:
             continue  # an unknown type selects everything
         try:
