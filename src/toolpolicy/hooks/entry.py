@@ -9,7 +9,8 @@ answered here too (``hooks.install``).
 
 Events (Claude Code's names; each adapter maps its own): ``PreToolUse`` is decided and
 audited; ``PermissionRequest`` is answered when a rule allows or anything denies, else left to
-the agent's prompt; ``PostToolUse`` appends what ran to the audit; ``SessionStart`` warms the cache; any other event gets no opinion (exit 0).
+the agent's prompt; ``PostToolUse`` appends what ran to the audit; ``SessionStart`` warms the
+cache; any other event gets no opinion (exit 0).
 """
 
 from __future__ import annotations
