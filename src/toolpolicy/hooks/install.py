@@ -1,4 +1,8 @@
-"""``toolpolicy hook install claude-code``: register the hook in a Claude Code settings file.
+"""``toolpolicy hook install AGENT``: register the hook in the agent's settings file.
+
+Claude Code (``.claude/settings.json``) is written here; Codex CLI (``config.toml``:
+``install_codex``), Gemini CLI (``.gemini/settings.json``) and Copilot CLI
+(``.github/hooks/toolpolicy.json``: ``install_json``) by their own modules. For Claude Code:
 
 The merge keeps everything already in the file and replaces only toolpolicy's own entries
 (a command hook whose command runs ``hook claude-code``), so running it twice changes
@@ -8,22 +12,26 @@ ran) and ``SessionStart`` (compiles the policy into the cache before the first c
 
 The command ends in ``|| exit 2``: Claude Code runs the tool when a command hook exits with
 anything but 0 or 2 — 127 when the executable is missing, 1 when it crashes — so without it
-a broken install would fail open. Exit 2 blocks the call.
+a broken install would fail open. Exit 2 blocks the call. Codex and Gemini block on exit 2
+only with a reason on stderr, so their command ends in ``|| { …; exit 2; }`` that says why
+(Copilot CLI denies on any non-zero exit; it gets the same ending).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import re
 import shlex
 import sys
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from .adapters import ADAPTERS
 from .entry import EXIT_BLOCK, EXIT_OK, hook_flags
+from .install_codex import merge_config
+from .install_json import merge_copilot, merge_gemini
+from .settings_file import read_json, read_text, write_json, write_text
 
 __all__ = ["EVENTS", "HOOK_TIMEOUT", "hook_command", "merge_settings", "run_install"]
 
@@ -38,9 +46,13 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolpolicy hook install",
         description=(
-            "Register `toolpolicy hook claude-code` in a Claude Code settings file "
-            "(PreToolUse, PermissionRequest, PostToolUse, SessionStart), keeping what is "
-            "there. The selection flags given are written into the command."
+            "Register `toolpolicy hook AGENT` in the agent's settings, keeping what is there; "
+            "running it twice changes nothing. claude-code: .claude/settings.json "
+            "(PreToolUse, PermissionRequest, PostToolUse, SessionStart). codex: config.toml "
+            "(PreToolUse, PermissionRequest; default --user, i.e. $CODEX_HOME/config.toml), "
+            "then trust the hook in Codex. gemini: .gemini/settings.json (BeforeTool, "
+            "hooksConfig.enabled). copilot: .github/hooks/toolpolicy.json (preToolUse). The "
+            "selection flags given are written into the command."
         ),
     )
     parser.add_argument("agent", choices=sorted(ADAPTERS), help="the agent to install for")
@@ -49,17 +61,22 @@ def _parser() -> argparse.ArgumentParser:
     where.add_argument(
         "--project",
         action="store_true",
-        help="the project's .claude/settings.json ($CLAUDE_PROJECT_DIR or the current "
-        "folder; the default)",
+        help="the project's settings (the current folder; Claude Code: $CLAUDE_PROJECT_DIR); "
+        "the default, except for codex",
     )
-    where.add_argument("--user", action="store_true", help="~/.claude/settings.json")
+    where.add_argument(
+        "--user",
+        action="store_true",
+        help="the user's settings (~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini, "
+        "~/.copilot/hooks); the default for codex",
+    )
     parser.add_argument(
         "--executable",
         metavar="PATH",
         help="the toolpolicy executable to run (default: the one running now)",
     )
     parser.add_argument(
-        "--timeout", type=int, default=HOOK_TIMEOUT, help="seconds Claude Code waits (default 30)"
+        "--timeout", type=int, default=HOOK_TIMEOUT, help="seconds the agent waits (default 30)"
     )
     hook_flags(parser)
     return parser
@@ -72,31 +89,111 @@ def run_install(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
         args = parser.parse_args(list(argv))
     except SystemExit as exc:
         return EXIT_OK if exc.code == 0 else EXIT_BLOCK
-    if args.settings:
-        path = os.path.abspath(args.settings)
-    elif args.user:
-        path = os.path.join(os.path.expanduser("~"), ".claude", "settings.json")
-    else:
-        project = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-        path = os.path.join(project, ".claude", "settings.json")
-    executable = _executable(args.executable)
-    command = hook_command(executable, args.agent, _selection(parser, args))
+    path = _target(args)
+    command = hook_command(_executable(args.executable), args.agent, _selection(parser, args))
     try:
-        settings = _read(path)
-        merged = merge_settings(settings, command, args.timeout)
-        _write(path, merged)
+        notes = _INSTALLERS[args.agent](path, command, args.timeout)
     except (OSError, ValueError) as exc:
         err.write(f"toolpolicy hook install: {path}: {exc}\n")
         return EXIT_BLOCK
-    out.write(f"toolpolicy: hook installed in {path} ({', '.join(EVENTS)})\n")
+    out.write(f"toolpolicy: hook installed in {path} ({notes[0]})\n")
     out.write(f"  command: {command}\n")
+    for note in notes[1:]:
+        out.write(f"  {note}\n")
     return EXIT_OK
 
 
+def _target(args: argparse.Namespace) -> str:
+    """The settings file the flags name for the agent."""
+    if args.settings:
+        return os.path.abspath(str(args.settings))
+    home = os.path.expanduser("~")
+    agent = args.agent
+    user = args.user or (agent == "codex" and not args.project)
+    if agent == "codex":
+        folder = os.environ.get("CODEX_HOME") or os.path.join(home, ".codex")
+        return os.path.join(folder if user else os.path.join(os.getcwd(), ".codex"), "config.toml")
+    if agent == "gemini":
+        base = (os.environ.get("GEMINI_CLI_HOME") or home) if user else os.getcwd()
+        return os.path.join(base, ".gemini", "settings.json")
+    if agent == "copilot":
+        folder = os.environ.get("COPILOT_HOME") or os.path.join(home, ".copilot")
+        base = folder if user else os.path.join(os.getcwd(), ".github")
+        return os.path.join(base, "hooks", "toolpolicy.json")
+    if user:
+        return os.path.join(home, ".claude", "settings.json")
+    project = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    return os.path.join(project, ".claude", "settings.json")
+
+
+def _install_claude_code(path: str, command: str, timeout: int) -> list[str]:
+    write_json(path, merge_settings(read_json(path), command, timeout))
+    return [", ".join(EVENTS)]
+
+
+def _install_codex(path: str, command: str, timeout: int) -> list[str]:
+    merged, groups = merge_config(read_text(path), command, timeout)
+    write_text(path, merged)
+    keys = ", ".join(f"{path}:{_snake(event)}:{index}:0" for event, index in groups.items())
+    return [
+        "PreToolUse, PermissionRequest",
+        "Codex runs it only once trusted: open `codex` and trust it under /hooks, or",
+        "(app-server) write the currentHash that `hooks/list` reports as",
+        f"hooks.state.<key>.trusted_hash, key {keys}; toolpolicy never writes that hash.",
+        "`codex exec --dangerously-bypass-hook-trust` runs untrusted hooks. Trust it again",
+        "whenever the command changes.",
+        "An ask is not enforced by the hook (Codex runs the tool): keep approval_policy on.",
+    ]
+
+
+def _install_gemini(path: str, command: str, timeout: int) -> list[str]:
+    settings = read_json(path)
+    write_json(path, merge_gemini(settings, command, timeout))
+    notes = [
+        "BeforeTool, hooksConfig.enabled",
+        "Gemini asks to trust a project's hooks (headless: trust the folder, e.g. "
+        "GEMINI_CLI_TRUST_WORKSPACE=true).",
+        "An ask is not enforced by the hook (it would hang headless Gemini): Gemini's own "
+        "policy applies.",
+    ]
+    disabled = settings.get("hooksConfig", {}).get("disabled", [])
+    if isinstance(disabled, list) and "toolpolicy" in disabled:
+        notes.append("warning: hooksConfig.disabled lists 'toolpolicy': the hook will not run")
+    return notes
+
+
+def _install_copilot(path: str, command: str, timeout: int) -> list[str]:
+    write_json(path, merge_copilot(read_json(path), command, timeout))
+    return [
+        "preToolUse",
+        "Copilot CLI's hook protocol is documented, not observed: see the README's limits.",
+        "An ask is not enforced by the hook: Copilot's own permission prompt applies.",
+    ]
+
+
+def _snake(event: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", event).lower()
+
+
+_INSTALLERS: Mapping[str, Callable[[str, str, int], list[str]]] = {
+    "claude-code": _install_claude_code,
+    "codex": _install_codex,
+    "gemini": _install_gemini,
+    "copilot": _install_copilot,
+}
+
+
 def hook_command(executable: Sequence[str], agent: str, flags: Sequence[str]) -> str:
-    """The shell command Claude Code runs; a missing or crashing executable exits 2."""
+    """The shell command the agent runs; a missing or crashing executable exits 2 (for every
+    agent but Claude Code with a reason on stderr, which Codex and Gemini require)."""
     words = [*executable, "hook", agent, *flags]
-    return " ".join(shlex.quote(w) for w in words) + " || exit 2"
+    line = " ".join(shlex.quote(w) for w in words)
+    if agent == "claude-code":
+        return line + " || exit 2"
+    return (
+        line + ' || { rc=$?; [ "$rc" -eq 2 ] || echo "toolpolicy hook failed (exit $rc)" >&2; '
+        "exit 2; }"
+    )
 
 
 def merge_settings(settings: dict[str, Any], command: str, timeout: int) -> dict[str, Any]:
@@ -166,36 +263,3 @@ def _selection(parser: argparse.ArgumentParser, args: argparse.Namespace) -> lis
 
 
 _INSTALL_ONLY = frozenset({"help", "settings", "project", "user", "executable", "timeout"})
-
-
-def _read(path: str) -> dict[str, Any]:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        return {}
-    if not text.strip():
-        return {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"line {exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise ValueError("the settings are not a JSON object")
-    return data
-
-
-def _write(path: str, settings: dict[str, Any]) -> None:
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".settings.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(settings, stream, indent=2, ensure_ascii=False)
-            stream.write("\n")
-        if os.path.exists(path):
-            os.chmod(temporary, os.stat(path).st_mode & 0o777)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
