@@ -123,3 +123,81 @@ def hook_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def hook(tmp_path: Path, hook_cache: Path) -> Hook:
     return Hook(tmp_path, hook_cache)
+
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+"""Golden events of the other agents: ``tests/data/<agent>/NAME.json`` (byte-identical to the
+captured ones, ``$WORK`` standing for the event's cwd), each with ``NAME.source.md``."""
+
+
+def agent_golden(agent: str, name: str, work: Path) -> dict[str, Any]:
+    """An agent's golden event with ``$WORK`` replaced by ``work``."""
+    text = (DATA / agent / f"{name}.json").read_text(encoding="utf-8")
+    document: dict[str, Any] = json.loads(text.replace("$WORK", str(work)))
+    return document
+
+
+class AgentHook:
+    """``toolpolicy hook AGENT`` as Codex, Gemini or Copilot runs it: a real process per
+    event, a real project folder, the environment the agent gives."""
+
+    def __init__(self, tmp: Path, cache: Path) -> None:
+        self.ws = tmp / "project"
+        self.ws.mkdir()
+        (self.ws / "src").mkdir()
+        self.home = tmp / "home"
+        self.home.mkdir()
+        self.cache = cache
+        self.audit = tmp / "audit.jsonl"
+        self.env: dict[str, str] = {}
+
+    def policy(self, *rules: str) -> Path:
+        """A policy file extending P03 with ``rules`` (YAML flow mappings)."""
+        path = self.ws.parent / f"policy-{len(list(self.ws.parent.glob('policy-*')))}.yaml"
+        body = "".join(f"  - {rule}\n" for rule in rules) or "  []\n"
+        path.write_text(
+            f"apiVersion: toolpolicy/v1\nkind: Policy\nname: team\nextends: P03\nrules:\n{body}"
+        )
+        return path
+
+    def run(
+        self, agent: str, stdin: str | bytes | Mapping[str, object], *flags: str
+    ) -> subprocess.CompletedProcess[bytes]:
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("TOOLPOLICY_", "CLAUDE_", "GEMINI_", "CODEX_", "COPILOT_"))
+        }
+        env.update(TOOLPOLICY_CACHE_DIR=str(self.cache), HOME=str(self.home), **self.env)
+        if isinstance(stdin, Mapping):
+            stdin = json.dumps(stdin)
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        command = [sys.executable, "-m", "toolpolicy", "hook", agent, "--audit", str(self.audit)]
+        return subprocess.run(
+            [*command, *flags],
+            input=data,
+            capture_output=True,
+            timeout=60,
+            cwd=self.ws,
+            env=env,
+        )
+
+    def output(self, agent: str, event: Mapping[str, object], *flags: str) -> dict[str, Any] | None:
+        """The JSON the hook printed (``None``: nothing); it must exit 0 and say nothing on
+        stderr."""
+        done = self.run(agent, event, *flags)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == b""
+        if done.stdout == b"":
+            return None
+        assert done.stdout.count(b"\n") == 1  # exactly one JSON object, one line
+        found: dict[str, Any] = json.loads(done.stdout)
+        return found
+
+    def records(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.audit.read_text().splitlines()]
+
+
+@pytest.fixture
+def agent_hook(tmp_path: Path, hook_cache: Path) -> AgentHook:
+    return AgentHook(tmp_path, hook_cache)
