@@ -204,7 +204,8 @@ def test_other_codex_events_get_no_opinion(agent_hook: AgentHook, name: str) -> 
 
 def test_an_mcp_tool_of_codex_is_decided_by_name(agent_hook: AgentHook) -> None:
     policy = agent_hook.policy(
-        "{name: gh, behavior: deny, reason: No issues from agents, match: {tools: [mcp__github__create_issue]}}"
+        "{name: gh, behavior: deny, reason: No issues from agents,"
+        " match: {tools: [mcp__github__create_issue]}}"
     )
     event = codex_event(agent_hook, "mcp__github__create_issue", "")
     event["tool_input"] = {"title": "Bug"}
@@ -268,7 +269,8 @@ def test_gemini_searches_that_only_select_closed_files_are_denied(
     (agent_hook.ws / "secrets").mkdir()
     (agent_hook.ws / "secrets" / "a").write_text("x")
     policy = agent_hook.policy(
-        "{name: env, behavior: deny, reason: Secrets stay closed, match: {paths: [.env, secrets/**]}}"
+        "{name: env, behavior: deny, reason: Secrets stay closed,"
+        " match: {paths: [.env, secrets/**]}}"
     )
     event = gemini_event(agent_hook, tool, tool_input)
     assert agent_hook.output("gemini", event, "--policy", str(policy)) == {
@@ -311,9 +313,9 @@ def test_copilot_tool_args_as_a_string_or_an_object_decide_the_same(agent_hook: 
     policy = agent_hook.policy(NO_PUSH)
     args = {"command": "git push origin main", "description": "Push"}
     deny = {"permissionDecision": "deny", "permissionDecisionReason": "No pushes from agents"}
-    for given in (args, json.dumps(args)):
+    for form in (args, json.dumps(args)):
         event = copilot_event(agent_hook, "bash", {})
-        event["toolArgs"] = given
+        event["toolArgs"] = form
         assert agent_hook.output("copilot", event, "--policy", str(policy)) == deny
 
 
@@ -510,3 +512,36 @@ def test_every_patch_header_is_found_with_its_path(
         + "*** End Patch"
     )
     assert [p for _, p in patch_targets(text)] == [p for _, p in headers]
+
+
+@pytest.mark.parametrize(
+    ("agent", "expected"),
+    [
+        ("gemini", "names the agent tool 'run_shell_command', which toolpolicy decides as 'shell'"),
+        ("codex", "names unknown tool 'run_shell_command'"),
+        ("copilot", "names unknown tool 'run_shell_command'"),
+    ],
+)
+def test_lint_knows_each_agents_catalog(tmp_path: Path, agent: str, expected: str) -> None:
+    policy = tmp_path / "team.yaml"
+    policy.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: team\nextends: P03\nrules:\n"
+        "  - {name: sh, behavior: deny, reason: x, match: {tools: [run_shell_command]}}\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "toolpolicy",
+            "lint",
+            "--agent",
+            agent,
+            "--format",
+            "text",
+            str(policy),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert f"rule 'sh' {expected}" in done.stdout
