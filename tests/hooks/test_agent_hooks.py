@@ -16,12 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from toolpolicy.hooks.adapter import Kind
 from toolpolicy.hooks.adapters import ADAPTERS
-from toolpolicy.hooks.patch import patch_targets
 
 from .conftest import AgentHook
 
@@ -483,35 +480,6 @@ def test_every_catalog_entry_names_the_fields_its_kind_reads(agent: str) -> None
             assert entry.command, name
         if entry.kind is Kind.BOOKKEEPING:
             assert not entry.paths and entry.command is None, name
-
-
-# -- the patch headers, as a property ----------------------------------------------------------
-
-_NAMES = (
-    st.text(
-        st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\r\n"),
-        min_size=1,
-        max_size=30,
-    )
-    .map(str.strip)
-    .filter(bool)
-)
-_HEADERS = st.sampled_from(["Add File", "Update File", "Delete File", "Move to"])
-
-
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(st.tuples(_HEADERS, _NAMES), min_size=1, max_size=6), st.sampled_from(["", "  ", "\t"])
-)
-def test_every_patch_header_is_found_with_its_path(
-    headers: list[tuple[str, str]], indent: str
-) -> None:
-    text = (
-        "*** Begin Patch\n"
-        + "".join(f"{indent}*** {h}: {p}\n@@\n+line\n" for h, p in headers)
-        + "*** End Patch"
-    )
-    assert [p for _, p in patch_targets(text)] == [p for _, p in headers]
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,9 @@
 Codex's patch format (``*** Begin Patch`` … ``*** End Patch``) names each file on a header
 line: ``*** Add File: P`` (created: ``write_file``), ``*** Update File: P`` (changed:
 ``edit_file``), ``*** Delete File: P`` (removed: ``write_file``) and ``*** Move to: P`` (the
-new name of an updated file: ``write_file``). Headers are read wherever they stand, leading
-blanks ignored, so a patch the agent would accept never names a file the hook did not see.
+new name of an updated file: ``write_file``). Headers are read wherever they stand, blanks
+around them ignored, so a patch the agent would accept never names a file the hook did not
+see.
 
 A shell command may carry the patch as a heredoc (``apply_patch <<'EOF'`` … ``EOF``, also
 after ``cd DIR &&``), which Codex applies itself instead of running a shell: its files are
@@ -18,8 +19,9 @@ import shlex
 
 __all__ = ["PatchError", "patch_cd_folders", "patch_targets", "runs_apply_patch"]
 
+# Codex trims each line (Unicode whitespace) before matching a header; so does this.
 _HEADER = re.compile(
-    r"^[ \t]*\*\*\* (Add File|Update File|Delete File|Move to):[ \t]*(.*?)[ \t]*\r?$",
+    r"^\s*\*\*\* (Add File|Update File|Delete File|Move to):[^\S\n]*(.*?)\s*$",
     re.MULTILINE,
 )
 _TOOLS = {
