@@ -206,3 +206,24 @@ def test_a_file_in_the_way_of_the_agent_settings_cannot_be_swapped_for_a_folder(
     result = _approved_shell(ws, command)
     assert result.content.endswith("ok\n")  # the sandbox started; only the swap failed
     assert (ws / ".claude").read_text() == "not a folder"
+
+
+def test_the_shell_cannot_remove_or_disable_the_copilot_hook(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / ".github" / "hooks").mkdir(parents=True)
+    (ws / ".github" / "workflows").mkdir()
+    hook = ws / ".github" / "hooks" / "toolpolicy.json"
+    hook.write_text('{"version": 1}')
+    command = (
+        "rm -f .github/hooks/toolpolicy.json; echo '{\"disableAllHooks\": true}' > "
+        ".github/hooks/off.json; mv .github/hooks h.old; mkdir -p .github/copilot; "
+        "echo '{\"disableAllHooks\": true}' > .github/copilot/settings.json; "
+        "echo ok > .github/workflows/ci.yml"
+    )
+    _approved_shell(ws, command)
+    assert hook.read_text() == '{"version": 1}'
+    assert sorted(os.listdir(ws / ".github" / "hooks")) == ["toolpolicy.json"]
+    assert not (ws / ".github" / "copilot" / "settings.json").exists()
+    # (mv copies a mount point it cannot rename; the copy is harmless, the original stays.)
+    # The rest of .github stays an ordinary, writable folder.
+    assert (ws / ".github" / "workflows" / "ci.yml").read_text() == "ok\n"

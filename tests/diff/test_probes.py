@@ -35,6 +35,9 @@ def test_every_tool_of_either_side_gets_a_call_per_region(tmp_path: Path) -> Non
         "protected: .claude/settings.json",
         "protected: .claude/settings.local.json",
         "protected: .gemini/settings.json",
+        "protected: .github/hooks",
+        "protected: .github/copilot/settings.json",
+        "protected: .github/copilot/settings.local.json",
     }
     assert specials == {
         ("shell", "the empty command line"),

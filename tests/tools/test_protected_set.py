@@ -28,6 +28,11 @@ from toolpolicy.tools.protected import (
         (".codex", AGENT_SETTINGS_REASON),
         (".codex/config.toml", AGENT_SETTINGS_REASON),
         (".gemini/settings.json", AGENT_SETTINGS_REASON),
+        (".github/hooks", AGENT_SETTINGS_REASON),
+        (".github/hooks/toolpolicy.json", AGENT_SETTINGS_REASON),
+        (".github/copilot/settings.json", AGENT_SETTINGS_REASON),
+        (".github/copilot/settings.local.json", AGENT_SETTINGS_REASON),
+        (".github/copilot/instructions.md", None),
         (".claude/commands/x.md", None),
         (".gitignore", None),
         (".github/workflows/ci.yml", None),
@@ -55,7 +60,7 @@ def test_a_policy_at_the_root_protects_the_file_and_one_in_a_folder_protects_the
     assert protected.refusal("conf/policies") == POLICY_FILE_REASON
     assert protected.refusal("conf/other.yaml") is None
     assert protected.refusal("elsewhere.yaml") is None
-    assert protected.anchors() == (".claude", ".gemini", "conf")
+    assert protected.anchors() == (".claude", ".gemini", ".github", "conf", ".github/copilot")
 
 
 @given(st.text(alphabet="ab./", max_size=12))

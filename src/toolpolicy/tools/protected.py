@@ -7,8 +7,9 @@ Three kinds, each with its exact reason (part of the contract, tested verbatim):
 - ``.git``, whether or not it exists (and, for the file tools, any ``.git`` folder below) —
   "Writing inside .git is forbidden";
 - the agent configuration that registers toolpolicy (``.claude/settings.json``,
-  ``.claude/settings.local.json``, ``.codex/``, ``.gemini/settings.json``) — "Agent settings
-  that register toolpolicy cannot be written".
+  ``.claude/settings.local.json``, ``.codex/``, ``.gemini/settings.json``, ``.github/hooks/``,
+  ``.github/copilot/settings.json``, ``.github/copilot/settings.local.json``) — "Agent
+  settings that register toolpolicy cannot be written".
 
 The same set is kept by the boundary participant (the decision), by the file tools at the
 open (defence in depth, every profile) and by the shell sandbox (read-only binds). Paths are
@@ -60,6 +61,9 @@ _FIXED = (
     ProtectedEntry(".claude/settings.local.json", False, AGENT_SETTINGS_REASON),
     ProtectedEntry(".codex", True, AGENT_SETTINGS_REASON),
     ProtectedEntry(".gemini/settings.json", False, AGENT_SETTINGS_REASON),
+    ProtectedEntry(".github/hooks", True, AGENT_SETTINGS_REASON),
+    ProtectedEntry(".github/copilot/settings.json", False, AGENT_SETTINGS_REASON),
+    ProtectedEntry(".github/copilot/settings.local.json", False, AGENT_SETTINGS_REASON),
 )
 
 
