@@ -164,3 +164,42 @@ def test_the_installed_command_exits_2_with_a_reason_when_toolpolicy_is_missing(
     ran = subprocess.run(["sh", "-c", command], input=b"{}", capture_output=True, timeout=30)
     assert ran.returncode == 2
     assert b"toolpolicy hook failed (exit 127)" in ran.stderr
+
+
+def test_codex_trust_tables_written_inside_the_block_survive_a_reinstall(tmp_path: Path) -> None:
+    """Codex's own config/batchWrite appends [hooks.state] at the end of the file, which is
+    inside toolpolicy's block when that block ends the file; a reinstall keeps them."""
+    config = tmp_path / "config.toml"
+    assert install(tmp_path, "codex", "--settings", str(config)).returncode == 0
+    trust = '\n[hooks.state]\n\n[hooks.state."other:key"]\ntrusted_hash = "sha256:keep"\n'
+    text = config.read_text()
+    end = "# <<< toolpolicy hook codex"
+    config.write_text(text.replace(end, trust.lstrip("\n") + end))
+    done = install(tmp_path, "codex", "--settings", str(config), "--preset", "read-only")
+    assert done.returncode == 0, done.stderr
+    parsed = tomllib.loads(config.read_text())
+    assert parsed["hooks"]["state"] == {"other:key": {"trusted_hash": "sha256:keep"}}
+    assert "--preset read-only" in parsed["hooks"]["PreToolUse"][-1]["hooks"][0]["command"]
+    assert config.read_text().count("# >>> toolpolicy hook codex") == 1
+
+
+@pytest.mark.parametrize(
+    ("agent", "extra", "message"),
+    [
+        ("gemini", (), "toolpolicy hook install: --trust is for codex; gemini needs none\n"),
+        (
+            "codex",
+            ("--codex", "/nonexistent/codex"),
+            "toolpolicy hook install: --trust: cannot start /nonexistent/codex app-server: "
+            "No such file or directory; trust it under /hooks in codex\n",
+        ),
+    ],
+)
+def test_trust_fails_closed_with_one_line(
+    tmp_path: Path, agent: str, extra: tuple[str, ...], message: str
+) -> None:
+    settings = tmp_path / ("config.toml" if agent == "codex" else "settings.json")
+    done = install(tmp_path, agent, "--settings", str(settings), "--trust", *extra)
+    assert done.returncode == 2
+    assert done.stderr == message
+    assert "--trust" not in settings.read_text()  # install-only flags stay out of the hook

@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,30 @@ def test_gemini_never_pushes_nor_writes_outside(tmp_path: Path) -> None:
         ("write_file", "deny", "deny"),
         ("write_file", "ask", "none"),
     ]
+
+
+@needs_codex
+def test_install_trust_makes_codex_itself_call_the_hooks_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolpolicy.hooks.codex_trust import trust_codex_hooks
+
+    home, work = tmp_path / "codex-home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CODEX_"))}
+    env["CODEX_HOME"] = str(home)
+    done = subprocess.run(
+        [sys.executable, "-m", "toolpolicy", "hook", "install", "codex", "--trust",
+         "--codex", CODEX],
+        cwd=work, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    config = home / "config.toml"
+    assert done.stdout.splitlines()[-1] == (
+        f"toolpolicy: Codex now trusts {config}:pre_tool_use:0:0, {config}:permission_request:0:0"
+    )
+    command = tomllib.loads(config.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    # Asked again, Codex lists both as trusted (trust_codex_hooks raises otherwise).
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    assert len(trust_codex_hooks(CODEX, str(work), str(config), command)) == 2

@@ -23,6 +23,7 @@ import argparse
 import os
 import re
 import shlex
+import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
@@ -78,6 +79,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--timeout", type=int, default=HOOK_TIMEOUT, help="seconds the agent waits (default 30)"
     )
+    parser.add_argument(
+        "--trust",
+        action="store_true",
+        help="codex: also trust the hooks just written, asking `codex app-server` for the hash "
+        "it computes (hooks/list) and storing it with its own config/batchWrite",
+    )
+    parser.add_argument(
+        "--codex",
+        metavar="PATH",
+        help="the codex executable for --trust (default: codex on PATH)",
+    )
     hook_flags(parser)
     return parser
 
@@ -100,6 +112,28 @@ def run_install(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     out.write(f"  command: {command}\n")
     for note in notes[1:]:
         out.write(f"  {note}\n")
+    if args.trust:
+        return _trust(args, path, command, out, err)
+    return EXIT_OK
+
+
+def _trust(args: argparse.Namespace, path: str, command: str, out: TextIO, err: TextIO) -> int:
+    """``--trust``: only Codex records trust; Codex computes the hash, toolpolicy stores it."""
+    if args.agent != "codex":
+        err.write(f"toolpolicy hook install: --trust is for codex; {args.agent} needs none\n")
+        return EXIT_BLOCK
+    from .codex_trust import CodexTrustError, trust_codex_hooks
+
+    codex = args.codex or shutil.which("codex")
+    if codex is None:
+        err.write("toolpolicy hook install: --trust: codex is not on PATH (give --codex PATH)\n")
+        return EXIT_BLOCK
+    try:
+        keys = trust_codex_hooks(codex, os.getcwd(), path, command)
+    except CodexTrustError as exc:
+        err.write(f"toolpolicy hook install: --trust: {exc}; trust it under /hooks in codex\n")
+        return EXIT_BLOCK
+    out.write(f"toolpolicy: Codex now trusts {', '.join(keys)}\n")
     return EXIT_OK
 
 
@@ -137,9 +171,8 @@ def _install_codex(path: str, command: str, timeout: int) -> list[str]:
     keys = ", ".join(f"{path}:{_snake(event)}:{index}:0" for event, index in groups.items())
     return [
         "PreToolUse, PermissionRequest",
-        "Codex runs it only once trusted: open `codex` and trust it under /hooks, or",
-        "(app-server) write the currentHash that `hooks/list` reports as",
-        f"hooks.state.<key>.trusted_hash, key {keys}; toolpolicy never writes that hash.",
+        "Codex runs it only once trusted: add --trust (Codex computes each trusted_hash,",
+        f"toolpolicy stores it), or trust it under /hooks in codex; keys {keys}.",
         "`codex exec --dangerously-bypass-hook-trust` runs untrusted hooks. Trust it again",
         "whenever the command changes.",
         "An ask is not enforced by the hook (Codex runs the tool): keep approval_policy on.",
@@ -262,4 +295,6 @@ def _selection(parser: argparse.ArgumentParser, args: argparse.Namespace) -> lis
     return flags
 
 
-_INSTALL_ONLY = frozenset({"help", "settings", "project", "user", "executable", "timeout"})
+_INSTALL_ONLY = frozenset(
+    {"help", "settings", "project", "user", "executable", "timeout", "trust", "codex"}
+)

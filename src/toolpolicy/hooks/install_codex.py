@@ -11,7 +11,7 @@ take an appended group and is left unchanged, with an error.
 Codex runs a user hook only once it is trusted: a ``[hooks.state."<key>"]`` entry whose
 ``trusted_hash`` is the ``currentHash`` Codex itself reports (``/hooks`` in the TUI, or
 ``hooks/list`` of ``codex app-server``). How that hash is computed is not documented, so it
-is never written here; the install says how to trust the hook.
+is never computed here: ``--trust`` asks Codex for it (:mod:`toolpolicy.hooks.codex_trust`).
 """
 
 from __future__ import annotations
@@ -51,12 +51,32 @@ def merge_config(text: str, command: str, timeout: int) -> tuple[str, dict[str, 
     """``text`` with toolpolicy's block (re)placed at its end, and the index of toolpolicy's
     matcher group under each event (part of the key Codex trusts the hook under)."""
     _parse(text, "the file")
+    found = _OURS.search(text)
+    # Codex's own config/batchWrite (``--trust``, /hooks) appends its [hooks.state] tables at
+    # the end of the file, which may be inside this block: they are kept, after it.
+    foreign = _foreign(found.group(0)) if found else ""
     kept = _OURS.sub("\n", text).rstrip("\n")
     merged = (kept + "\n\n" if kept else "") + codex_block(command, timeout)
+    if foreign:
+        merged += "\n" + foreign + "\n"
     config = _parse(merged, "the file with toolpolicy's [[hooks]] appended")
     hooks = config.get("hooks", {})
     groups = {event: hooks.get(event, []) for event in EVENTS}
     return merged, {event: len(found) - 1 for event, found in groups.items()}
+
+
+def _foreign(block: str) -> str:
+    """The tables another writer put inside toolpolicy's block: all from the first header
+    that is not one of toolpolicy's own groups to the end marker."""
+    ours = {f"[[hooks.{event}]]" for event in EVENTS} | {
+        f"[[hooks.{event}.hooks]]" for event in EVENTS
+    }
+    lines = block.strip("\n").splitlines()[1:-1]
+    for index, line in enumerate(lines):
+        header = line.strip()
+        if header.startswith("[") and header not in ours:
+            return "\n".join(lines[index:]).strip("\n")
+    return ""
 
 
 def _parse(text: str, what: str) -> dict[str, Any]:
