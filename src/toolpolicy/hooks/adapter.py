@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple, Protocol
 
 from ..core.decision import Decision
-from ..core.vocabulary import Effect
+from ..core.vocabulary import Behavior, Effect
 
 __all__ = [
     "AgentAdapter",
@@ -25,6 +25,8 @@ __all__ = [
     "EventKind",
     "HookError",
     "Kind",
+    "denied_reason",
+    "deny_only",
 ]
 
 
@@ -108,6 +110,22 @@ class Answer(NamedTuple):
 
     decision: Decision
     speak: bool
+
+
+_NO_REASON = "denied by toolpolicy"
+
+
+def deny_only(answer: Answer) -> Answer:
+    """``answer`` for an agent that honours only a deny: anything else is left unsaid."""
+    return answer if answer.decision.behavior is Behavior.DENY else Answer(answer.decision, False)
+
+
+def denied_reason(answer: Answer) -> str | None:
+    """The reason of a deny the agent is told (never empty: an agent may take an empty reason
+    for no reason at all), or ``None`` when there is no deny to say."""
+    if not answer.speak or answer.decision.behavior is not Behavior.DENY:
+        return None
+    return answer.decision.reason.strip() or _NO_REASON
 
 
 class AgentAdapter(Protocol):

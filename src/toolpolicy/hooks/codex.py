@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ..core.vocabulary import Behavior, Effect
-from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, Kind
+from ..core.vocabulary import Effect
+from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, Kind, denied_reason, deny_only
 from .event_json import load_event, tool_event, workspace_dir
 
 __all__ = ["CATALOG", "CODEX", "Codex"]
@@ -90,23 +90,21 @@ class Codex:
 
     def adjust(self, event: AgentEvent, entry: CatalogEntry, answer: Answer) -> Answer:
         """On ``PreToolUse`` only a deny is said: Codex runs the tool on anything else."""
-        if event.kind is EventKind.PRE_TOOL_USE and answer.decision.behavior is not Behavior.DENY:
-            return Answer(answer.decision, False)
-        return answer
+        return deny_only(answer) if event.kind is EventKind.PRE_TOOL_USE else answer
 
     def render(self, event: AgentEvent, answer: Answer) -> str:
         """The JSON line Codex reads, or ``""`` for no opinion."""
         if not answer.speak:
             return ""
         decision = answer.decision
-        reason = decision.reason.strip() or "denied by toolpolicy"
+        reason = denied_reason(answer)
         output: dict[str, Any]
         if event.kind is EventKind.PERMISSION_REQUEST:
             verdict: dict[str, str] = {"behavior": decision.behavior.label}
-            if decision.behavior is Behavior.DENY:
+            if reason is not None:
                 verdict["message"] = reason
             output = {"hookEventName": "PermissionRequest", "decision": verdict}
-        elif decision.behavior is Behavior.DENY:
+        elif reason is not None:
             output = {
                 "hookEventName": "PreToolUse",
                 "permissionDecision": "deny",

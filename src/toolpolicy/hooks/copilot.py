@@ -30,8 +30,17 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ..core.vocabulary import Behavior, Effect
-from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, HookError, Kind
+from ..core.vocabulary import Effect
+from .adapter import (
+    AgentEvent,
+    Answer,
+    CatalogEntry,
+    EventKind,
+    HookError,
+    Kind,
+    denied_reason,
+    deny_only,
+)
 from .event_json import load_event, tool_event, workspace_dir
 
 __all__ = ["CATALOG", "COPILOT", "Copilot"]
@@ -140,15 +149,13 @@ class Copilot:
 
     def adjust(self, event: AgentEvent, entry: CatalogEntry, answer: Answer) -> Answer:
         """Only a deny is said (the reference's earlier text: only deny is processed)."""
-        if answer.decision.behavior is not Behavior.DENY:
-            return Answer(answer.decision, False)
-        return answer
+        return deny_only(answer)
 
     def render(self, event: AgentEvent, answer: Answer) -> str:
         """The flat deny object, or ``""`` for no opinion."""
-        if not answer.speak or answer.decision.behavior is not Behavior.DENY:
+        reason = denied_reason(answer)
+        if reason is None:
             return ""
-        reason = answer.decision.reason.strip() or "denied by toolpolicy"
         output = {"permissionDecision": "deny", "permissionDecisionReason": reason}
         return json.dumps(output, ensure_ascii=False) + "\n"
 

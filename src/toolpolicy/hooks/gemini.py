@@ -26,8 +26,8 @@ import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ..core.vocabulary import Behavior, Effect
-from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, Kind
+from ..core.vocabulary import Effect
+from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, Kind, denied_reason, deny_only
 from .event_json import load_event, tool_event, workspace_dir
 
 __all__ = ["CATALOG", "GEMINI", "Gemini"]
@@ -123,15 +123,13 @@ class Gemini:
 
     def adjust(self, event: AgentEvent, entry: CatalogEntry, answer: Answer) -> Answer:
         """Only a deny is said: an ask hangs Gemini headless, an allow changes nothing."""
-        if answer.decision.behavior is not Behavior.DENY:
-            return Answer(answer.decision, False)
-        return answer
+        return deny_only(answer)
 
     def render(self, event: AgentEvent, answer: Answer) -> str:
         """``{"decision": "deny", "reason": …}``, or ``""`` for no opinion."""
-        if not answer.speak or answer.decision.behavior is not Behavior.DENY:
+        reason = denied_reason(answer)
+        if reason is None:
             return ""
-        reason = answer.decision.reason.strip() or "denied by toolpolicy"
         return json.dumps({"decision": "deny", "reason": reason}, ensure_ascii=False) + "\n"
 
 
