@@ -16,9 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from .._version import __version__
@@ -30,13 +28,17 @@ __all__ = ["cache_dir", "cached_sources", "load_sources"]
 _FORMAT = 1
 
 
-def cache_dir() -> Path:
-    """``$TOOLPOLICY_CACHE_DIR``, else ``$XDG_CACHE_HOME/toolpolicy`` or ``~/.cache/toolpolicy``."""
+def cache_dir() -> str:
+    """``$TOOLPOLICY_CACHE_DIR``, else ``$XDG_CACHE_HOME/toolpolicy`` or ``~/.cache/toolpolicy``.
+
+    Plain ``os.path`` strings, not ``pathlib``: the hook reads the cache on every tool call and
+    does not pay for importing ``pathlib``.
+    """
     explicit = os.environ.get("TOOLPOLICY_CACHE_DIR")
     if explicit:
-        return Path(explicit)
+        return explicit
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "toolpolicy"
+    return os.path.join(base, "toolpolicy")
 
 
 def _canonical(value: object) -> bytes:
@@ -52,14 +54,16 @@ def _file_sha256(path: str) -> str | None:
 
 
 def cached_sources(
-    key: Mapping[str, Any], load: Callable[[], PolicySources], directory: Path | None = None
+    key: Mapping[str, Any],
+    load: Callable[[], PolicySources],
+    directory: str | os.PathLike[str] | None = None,
 ) -> PolicySources:
     """The sources for ``key``: from the cache when every file still matches, else ``load()``."""
-    folder = directory if directory is not None else cache_dir()
+    folder = os.fspath(directory) if directory is not None else cache_dir()
     # The installed package is part of the key: another install ships its own built-in files.
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     full_key = {"format": _FORMAT, "version": __version__, "package": package, **key}
-    entry = folder / (hashlib.sha256(_canonical(full_key)).hexdigest()[:40] + ".json")
+    entry = os.path.join(folder, hashlib.sha256(_canonical(full_key)).hexdigest()[:40] + ".json")
     found = _read(entry, full_key)
     if found is not None:
         return found
@@ -68,7 +72,7 @@ def cached_sources(
     return sources
 
 
-def _read(entry: Path, key: Mapping[str, Any]) -> PolicySources | None:
+def _read(entry: str, key: Mapping[str, Any]) -> PolicySources | None:
     try:
         with open(entry, "rb") as handle:
             payload = json.loads(handle.read(8 * 1024 * 1024 + 1))
@@ -86,7 +90,7 @@ def _read(entry: Path, key: Mapping[str, Any]) -> PolicySources | None:
         return None
 
 
-def _write(entry: Path, key: Mapping[str, Any], sources: PolicySources) -> None:
+def _write(entry: str, key: Mapping[str, Any], sources: PolicySources) -> None:
     files = []
     for document in sources.documents:
         path = os.path.abspath(document.path)
@@ -96,10 +100,13 @@ def _write(entry: Path, key: Mapping[str, Any], sources: PolicySources) -> None:
         files.append([path, sha])
     body = {"key": dict(key), "files": files, "sources": sources.to_json()}
     payload = {"checksum": hashlib.sha256(_canonical(body)).hexdigest(), "body": body}
+    import tempfile  # only when an entry is written, never on the warm path
+
+    folder = os.path.dirname(entry)
     try:
-        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        _private(entry.parent)
-        fd, temp = tempfile.mkstemp(prefix=".entry-", dir=entry.parent)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        _private(folder)
+        fd, temp = tempfile.mkstemp(prefix=".entry-", dir=folder)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(_canonical(payload))
@@ -111,11 +118,11 @@ def _write(entry: Path, key: Mapping[str, Any], sources: PolicySources) -> None:
         pass  # a cache that cannot be written only costs speed
 
 
-def _private(folder: Path) -> None:
+def _private(folder: str) -> None:
     """Narrow ``folder`` to ``0700`` when it is ours and open to others."""
-    info = folder.stat()
+    info = os.stat(folder)
     if info.st_uid == os.getuid() and info.st_mode & 0o077:
-        folder.chmod(0o700)
+        os.chmod(folder, 0o700)
 
 
 def load_sources(

@@ -11,7 +11,6 @@ is *no opinion*, so the agent's own permission flow still applies.
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -25,7 +24,6 @@ from ..tools.arguments import ArgumentSpec
 from ..tools.definitions import builtin_definitions
 from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition, ToolSnapshot
 from .adapter import AgentEvent, Answer, CatalogEntry, HookError, Kind
-from .patch import PatchError, patch_cd_folders, patch_targets, runs_apply_patch
 from .paths import agent_path
 
 __all__ = [
@@ -151,6 +149,12 @@ def _calls(
 ) -> Iterator[tuple[str, Mapping[str, object] | Decision]]:
     given = event.tool_input
     if entry.kind is Kind.SHELL:
+        # Shell quoting and patch parsing load only for the events that need them: a read or
+        # a write decision does not pay for importing them.
+        import shlex
+
+        from .patch import patch_cd_folders, runs_apply_patch
+
         command = _text(given, entry.command or "command")
         folder = given.get(entry.workdir) if entry.workdir else None
         if isinstance(folder, str) and folder:
@@ -186,6 +190,8 @@ def _patch_writes(
     patch: str, bases: list[str], workspace: str, *, required: bool = False
 ) -> Iterator[tuple[str, Mapping[str, object]]]:
     """A write per file the patch names, relative to each of ``bases``."""
+    from .patch import PatchError, patch_targets
+
     try:
         targets = patch_targets(patch)
     except PatchError as exc:
