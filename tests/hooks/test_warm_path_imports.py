@@ -1,8 +1,9 @@
-"""What a non-shell Claude Code event loads on the warm path: no shell parsing, no pathlib.
+"""What a non-shell Claude Code event loads on the warm path: no argparse, shell parsing, pathlib.
 
 Issue 14: the hook starts a process per tool call, so a read or a write decision must not pay
-for importing ``shlex`` and the apply-patch parser (shell events only), ``pathlib`` or
-``tempfile`` (the cache writes an entry only when it is cold).
+for importing ``argparse`` (the installed flags are read plainly), ``shlex`` and the
+apply-patch parser (shell events only), ``pathlib`` or ``tempfile`` (the cache writes an entry
+only when it is cold).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 
 from .conftest import Hook, golden
 
-OFF_THE_WARM_PATH = ("pathlib", "tempfile", "shlex", "toolpolicy.hooks.patch")
+OFF_THE_WARM_PATH = ("argparse", "pathlib", "tempfile", "shlex", "toolpolicy.hooks.patch")
 
 
 def _loaded_after(hook: Hook, event: str) -> dict[str, object]:
@@ -46,7 +47,7 @@ def _loaded_after(hook: Hook, event: str) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("name", ["pre_tool_use_read_inside", "pre_tool_use_edit"])
-def test_a_warm_read_or_write_loads_no_shell_parsing_pathlib_or_tempfile(
+def test_a_warm_read_or_write_loads_no_argparse_shell_parsing_pathlib_or_tempfile(
     hook: Hook, name: str
 ) -> None:
     (hook.ws / "src").mkdir()  # the edit event's cwd

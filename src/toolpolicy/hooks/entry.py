@@ -1,11 +1,11 @@
 """``toolpolicy hook AGENT``: the fast path started for every single hook event.
 
 Nothing here imports click, YAML, pydantic or jsonschema when the compiled-policy cache is
-warm: the flags are parsed with argparse, the sources come from the cache, the decision path
-is standard library only. Every failure exits 2 with one line on stderr — Claude Code, Codex
-CLI and Gemini CLI treat exit 2 with a reason on stderr as "block", Copilot CLI any non-zero
-exit — so an error is never an allow. ``toolpolicy hook install AGENT`` is
-answered here too (``hooks.install``).
+warm: the flags are read by ``hook_args`` (argparse only for help, errors and unusual
+spellings), the sources come from the cache, the decision path is standard library only.
+Every failure exits 2 with one line on stderr — Claude Code, Codex CLI and Gemini CLI treat
+exit 2 with a reason on stderr as "block", Copilot CLI any non-zero exit — so an error is never
+an allow. ``toolpolicy hook install AGENT`` is answered here too (``hooks.install``).
 
 Events (Claude Code's names; each adapter maps its own): ``PreToolUse`` is decided and
 audited; ``PermissionRequest`` is answered when a rule allows or anything denies, else left to
@@ -15,18 +15,21 @@ cache; any other event gets no opinion (exit 0).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from ..core.protocols import AuditRecord
 from ..core.vocabulary import ApprovalPolicy, Behavior, SandboxMode
 from .adapter import AgentAdapter, AgentEvent, Answer, EventKind, HookError
 from .adapters import ADAPTERS
+from .hook_args import HookArgs, plain_hook_args
 
-__all__ = ["EXIT_BLOCK", "EXIT_OK", "default_audit_path", "hook_flags", "run_hook"]
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["EXIT_BLOCK", "EXIT_OK", "default_audit_path", "hook_flags", "hook_parser", "run_hook"]
 
 EXIT_OK = 0
 EXIT_BLOCK = 2
@@ -100,8 +103,10 @@ def hook_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _parser(agent: str | None) -> argparse.ArgumentParser:
+def hook_parser(agent: str | None) -> argparse.ArgumentParser:
     """The hook's flags; ``toolpolicy hook NAME --help`` describes that agent's adapter."""
+    import argparse
+
     adapter = ADAPTERS.get(agent) if agent else None
     parser = argparse.ArgumentParser(
         prog="toolpolicy hook",
@@ -131,10 +136,13 @@ def run_hook(
         from .install import run_install
 
         return run_install(list(argv[1:]), out, err)
-    try:
-        args = _parser(argv[0] if argv else None).parse_args(list(argv))
-    except SystemExit as exc:  # argparse printed usage or help
-        return EXIT_OK if exc.code == 0 else EXIT_BLOCK
+    args = plain_hook_args(argv, ADAPTERS)
+    if args is None:
+        try:
+            parsed = hook_parser(argv[0] if argv else None).parse_args(list(argv))
+        except SystemExit as exc:  # argparse printed usage or help
+            return EXIT_OK if exc.code == 0 else EXIT_BLOCK
+        args = HookArgs(**vars(parsed))
     adapter = ADAPTERS[args.agent]
     try:
         raw = (stdin if stdin is not None else sys.stdin.buffer).read(8 * 1024 * 1024 + 1)
@@ -152,7 +160,7 @@ def run_hook(
     return EXIT_OK
 
 
-def _answer(adapter: AgentAdapter, args: argparse.Namespace, raw: bytes) -> str:
+def _answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     from ..engine.cache import load_sources
 
     event = adapter.parse(raw)
@@ -207,7 +215,7 @@ def _permission_request(answer: Answer) -> Answer:
     return Answer(answer.decision, speak)
 
 
-def _executed(adapter: AgentAdapter, event: AgentEvent, args: argparse.Namespace) -> AuditRecord:
+def _executed(adapter: AgentAdapter, event: AgentEvent, args: HookArgs) -> AuditRecord:
     from ..engine.audit_record import executed_record
 
     entry = adapter.entry(event.tool_name)
@@ -236,7 +244,7 @@ def _extra(adapter: AgentAdapter, event: AgentEvent, answered: str | None) -> Ma
     return extra
 
 
-def _audit(args: argparse.Namespace, record: AuditRecord) -> None:
+def _audit(args: HookArgs, record: AuditRecord) -> None:
     from ..engine.audit import JsonlAuditSink
 
     path = args.audit or default_audit_path()

@@ -1,0 +1,96 @@
+"""The hook's flags, read without argparse when they are written the plain way.
+
+A hook process starts for every tool call, and importing argparse and building its parser cost
+more than reading the handful of flags the installer writes. ``plain_hook_args`` reads only
+the exact forms: the agent first, then each flag spelled in full as ``--flag value``,
+``--flag=value`` or a bare switch. Anything else — help, an unknown or abbreviated flag, a
+missing value, a value that starts with ``-``, a choice out of range, a second positional —
+gives None, and argparse (``entry.hook_parser``) parses it and reports any error, so both
+readings agree wherever the plain one answers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Sequence
+from typing import NamedTuple
+
+from ..core.vocabulary import ApprovalPolicy, SandboxMode
+
+__all__ = ["HookArgs", "plain_hook_args"]
+
+
+class HookArgs(NamedTuple):
+    """The parsed command line of ``toolpolicy hook AGENT`` (argparse's names)."""
+
+    agent: str
+    profile: str
+    preset: str | None
+    sandbox: str | None
+    approval: str | None
+    policies: list[str]
+    presets: str | None
+    workspace: str | None
+    explicit_allow: bool
+    audit: str | None
+    audit_arguments: bool
+
+
+_VALUES = {
+    "--profile": "profile",
+    "--preset": "preset",
+    "--sandbox": "sandbox",
+    "--approval": "approval",
+    "--presets": "presets",
+    "--workspace": "workspace",
+    "--audit": "audit",
+}
+_SWITCHES = {"--explicit-allow": "explicit_allow", "--audit-arguments": "audit_arguments"}
+_CHOICES = {
+    "sandbox": frozenset(m.value for m in SandboxMode),
+    "approval": frozenset(p.value for p in ApprovalPolicy),
+}
+
+
+def plain_hook_args(argv: Sequence[str], agents: Collection[str]) -> HookArgs | None:
+    """``argv`` read when it is written the plain way, else None (argparse reads it)."""
+    if not argv or argv[0] not in agents:
+        return None
+    texts: dict[str, str] = {}
+    switches: set[str] = set()
+    policies: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
+        flag, equals, value = word.partition("=")
+        if flag in _SWITCHES and not equals:
+            switches.add(_SWITCHES[flag])
+            continue
+        if flag != "--policy" and flag not in _VALUES:
+            return None
+        if not equals:
+            following = next(words, None)
+            if following is None:
+                return None
+            value = following
+        if value.startswith("-"):
+            return None
+        if flag == "--policy":
+            policies.append(value)
+            continue
+        name = _VALUES[flag]
+        if name in _CHOICES and value not in _CHOICES[name]:
+            return None
+        texts[name] = value
+    return HookArgs(
+        agent=argv[0],
+        profile=texts.get("profile", os.environ.get("TOOLPOLICY_PROFILE", "P03")),
+        preset=texts.get("preset", os.environ.get("TOOLPOLICY_PRESET")),
+        sandbox=texts.get("sandbox"),
+        approval=texts.get("approval"),
+        policies=policies,
+        presets=texts.get("presets"),
+        workspace=texts.get("workspace"),
+        explicit_allow="explicit_allow" in switches,
+        audit=texts.get("audit"),
+        audit_arguments="audit_arguments" in switches,
+    )
