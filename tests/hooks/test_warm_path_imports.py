@@ -3,7 +3,7 @@
 Issue 14: the hook starts a process per tool call, so a read or a write decision must not pay
 for importing ``argparse`` (the installed flags are read plainly), ``shlex`` and the
 apply-patch parser (shell events only), ``pathlib`` or ``tempfile`` (the cache writes an entry
-only when it is cold).
+only when it is cold), nor the adapters of the other agents.
 """
 
 from __future__ import annotations
@@ -15,9 +15,20 @@ import sys
 
 import pytest
 
+from toolpolicy.hooks.adapters import ADAPTERS
+
 from .conftest import Hook, golden
 
-OFF_THE_WARM_PATH = ("argparse", "pathlib", "tempfile", "shlex", "toolpolicy.hooks.patch")
+OFF_THE_WARM_PATH = (
+    "argparse",
+    "pathlib",
+    "tempfile",
+    "shlex",
+    "toolpolicy.hooks.patch",
+    "toolpolicy.hooks.codex",
+    "toolpolicy.hooks.gemini",
+    "toolpolicy.hooks.copilot",
+)
 
 
 def _loaded_after(hook: Hook, event: str) -> dict[str, object]:
@@ -55,3 +66,14 @@ def test_a_warm_read_or_write_loads_no_argparse_shell_parsing_pathlib_or_tempfil
     assert hook.run(event).returncode == 0  # warm the cache
     # the cache module did load: the decision went through the warm path, not around it
     assert _loaded_after(hook, event) == {"rc": 0, "loaded": ["toolpolicy.engine.cache"]}
+
+
+def test_each_adapter_is_found_under_its_own_name() -> None:
+    assert [(name, ADAPTERS[name].name) for name in ADAPTERS] == [
+        ("claude-code", "claude-code"),
+        ("codex", "codex"),
+        ("gemini", "gemini"),
+        ("copilot", "copilot"),
+    ]
+    assert "cursor" not in ADAPTERS
+    assert ADAPTERS.get("cursor") is None

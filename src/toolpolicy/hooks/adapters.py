@@ -2,18 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+import importlib
+from collections.abc import Iterator, Mapping
 
 from .adapter import AgentAdapter
-from .claude_code import CLAUDE_CODE
-from .codex import CODEX
-from .copilot import COPILOT
-from .gemini import GEMINI
 
 __all__ = ["ADAPTERS"]
 
-ADAPTERS: Mapping[str, AgentAdapter] = MappingProxyType(
-    {adapter.name: adapter for adapter in (CLAUDE_CODE, CODEX, GEMINI, COPILOT)}
-)
+_MODULES = {
+    "claude-code": ("claude_code", "CLAUDE_CODE"),
+    "codex": ("codex", "CODEX"),
+    "gemini": ("gemini", "GEMINI"),
+    "copilot": ("copilot", "COPILOT"),
+}
+
+
+class _Adapters(Mapping[str, AgentAdapter]):
+    """The adapters by name, each module imported on its first lookup.
+
+    The hook starts a process per tool call and answers one agent: it does not pay for
+    importing the other agents' adapters.
+    """
+
+    def __getitem__(self, name: str) -> AgentAdapter:
+        module, attribute = _MODULES[name]
+        adapter: AgentAdapter = getattr(
+            importlib.import_module(f"{__package__}.{module}"), attribute
+        )
+        return adapter
+
+    def __contains__(self, name: object) -> bool:
+        return name in _MODULES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_MODULES)
+
+    def __len__(self) -> int:
+        return len(_MODULES)
+
+
+ADAPTERS: Mapping[str, AgentAdapter] = _Adapters()
 """One adapter per agent; ``toolpolicy hook NAME`` and ``hook install NAME`` look them up here."""
