@@ -21,6 +21,7 @@ from .conftest import Hook, golden
 
 OFF_THE_WARM_PATH = (
     "argparse",
+    "signal",
     "pathlib",
     "tempfile",
     "shlex",

@@ -6,7 +6,6 @@ dependencies load; everything else goes to the click application in ``app``.
 
 from __future__ import annotations
 
-import signal
 import sys
 
 __all__ = ["main"]
@@ -19,6 +18,8 @@ def main(argv: list[str] | None = None) -> int:
         from ..hooks.entry import run_hook
 
         return run_hook(args[1:])
+    import signal  # not on the hook's path, which starts for every tool call
+
     if argv is None and hasattr(signal, "SIGPIPE"):
         # A reader that stops early (``| head -1``) ends the process quietly, as it ends
         # cat or grep: no "Broken pipe" message, no exit 2. Not for the hook, whose every
