@@ -37,10 +37,17 @@ class Run:
 
 def run_lint(*args: str, cwd: Path | None = None, env: Mapping[str, str] | None = None) -> Run:
     """``python -m toolpolicy lint ARGS`` in a real subprocess (GITHUB_ACTIONS unset)."""
+    return run_toolpolicy("lint", *args, cwd=cwd, env=env)
+
+
+def run_toolpolicy(
+    command: str, *args: str, cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> Run:
+    """``python -m toolpolicy COMMAND ARGS`` in a real subprocess (GITHUB_ACTIONS unset)."""
     environment = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
     environment.update(env or {})
     done = subprocess.run(
-        [sys.executable, "-m", "toolpolicy", "lint", *args],
+        [sys.executable, "-m", "toolpolicy", command, *args],
         cwd=cwd,
         env=environment,
         capture_output=True,

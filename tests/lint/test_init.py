@@ -13,23 +13,13 @@ import pytest
 
 from toolpolicy.cli.init_cmd import STARTERS
 
-from .conftest import Run, run_lint
+from .conftest import Run, run_lint, run_toolpolicy
 
 CLEAN_REPORT = "1 file checked: 0 errors, 0 warnings, 0 infos\n"
 
 
 def run_init(*args: str, cwd: Path) -> Run:
-    environment = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
-    done = subprocess.run(
-        [sys.executable, "-m", "toolpolicy", "init", *args],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    return Run(done.returncode, done.stdout, done.stderr)
+    return run_toolpolicy("init", *args, cwd=cwd)
 
 
 @pytest.mark.parametrize("agent", sorted(STARTERS))
