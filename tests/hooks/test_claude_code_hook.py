@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -360,10 +361,13 @@ def test_other_events_get_no_opinion_and_never_block(hook: Hook, name: str) -> N
 
 def test_session_start_warms_the_cache(hook: Hook, tmp_path: Path) -> None:
     hook.cache = tmp_path / "own-cache"
-    hook.run(
-        golden("session_start", hook.ws, hook.home)["event"], "--policy", str(hook.policy(SECRETS))
-    )
-    assert len(list(hook.cache.iterdir())) == 1
+    policy = str(hook.policy(SECRETS))
+    hook.run(golden("session_start", hook.ws, hook.home)["event"], "--policy", policy)
+    # the validated sources and the compiled policy
+    warmed = {p.name: p.stat().st_mtime_ns for p in hook.cache.iterdir()}
+    assert len(warmed) == 2
+    hook.run(golden("pre_tool_use_read_inside", hook.ws, hook.home)["event"], "--policy", policy)
+    assert {p.name: p.stat().st_mtime_ns for p in hook.cache.iterdir()} == warmed
 
 
 # -- errors, audit, cache --------------------------------------------------------------------
@@ -444,17 +448,33 @@ def test_a_changed_policy_file_gives_a_new_decision(hook: Hook, tmp_path: Path) 
     policy.write_text(rule.format(b="deny", r="Secrets stay closed"))
     read = ("Read", {"file_path": str(hook.ws / ".env")})
     assert hook.decide(*read, "--policy", str(policy)) == ("deny", "Secrets stay closed")
-    assert len(list(hook.cache.iterdir())) == 1
+    assert len(list(hook.cache.iterdir())) == 2  # the validated sources, the compiled policy
     policy.write_text(rule.format(b="ask", r="Ask before reading secrets"))
     assert hook.decide(*read, "--policy", str(policy)) == ("ask", "Ask before reading secrets")
 
 
+def _truncated(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+def _bad_checksum(data: bytes) -> bytes:
+    at = data.index(b"\n") + 1  # the first byte of the digest, after the magic line
+    return data[:at] + bytes([data[at] ^ 1]) + data[at + 1 :]
+
+
+def _tampered_body(data: bytes) -> bytes:
+    # keep the checksum, change the reason: the checksum no longer matches
+    return data.replace(b"Secrets stay closed", b"Secrets stay opened")
+
+
 @pytest.mark.parametrize(
-    "corruption",
-    [b"", b"{not json", b'{"checksum": "0", "body": {}}', None],
+    "corrupt",
+    [lambda _: b"", _truncated, _bad_checksum, _tampered_body],
     ids=["empty", "truncated", "bad-checksum", "tampered-body"],
 )
-def test_a_corrupted_cache_is_ignored(hook: Hook, tmp_path: Path, corruption: bytes | None) -> None:
+def test_a_corrupted_cache_is_ignored(
+    hook: Hook, tmp_path: Path, corrupt: Callable[[bytes], bytes]
+) -> None:
     hook.cache = tmp_path / "own-cache"
     policy = hook.ws / "policy.yaml"
     policy.write_text(
@@ -464,12 +484,12 @@ def test_a_corrupted_cache_is_ignored(hook: Hook, tmp_path: Path, corruption: by
     )
     read = ("Read", {"file_path": str(hook.ws / ".env")})
     assert hook.decide(*read, "--policy", str(policy))[0] == "deny"
-    (entry,) = hook.cache.iterdir()
-    if corruption is None:
-        # keep the checksum, flip the rule to allow: the checksum no longer matches
-        entry.write_bytes(entry.read_bytes().replace(b'"behavior":"deny"', b'"behavior":"allow"'))
-    else:
-        entry.write_bytes(corruption)
+    entries = list(hook.cache.iterdir())
+    assert len(entries) == 2
+    for entry in entries:
+        original = entry.read_bytes()
+        assert corrupt(original) != original
+        entry.write_bytes(corrupt(original))
     assert hook.decide(*read, "--policy", str(policy)) == ("deny", "Secrets stay closed")
 
 

@@ -31,13 +31,13 @@ class Selection:
     workspace: str
 
     def load(self) -> ToolPolicy:
-        """The compiled ``ToolPolicy``; validated documents come from the compiled-policy
-        cache when no source file changed, so the loaders run only on a cold cache."""
-        from ..engine.cache import load_sources
+        """The compiled ``ToolPolicy``; the compiled rules come from the policy cache when no
+        source file changed, so the loaders and the compiler run only on a cold cache."""
+        from ..engine.cache import load_compiled
         from ..engine.selection import assemble
 
         return assemble(
-            load_sources(self.profile, self.policies, self.presets),
+            load_compiled(self.profile, self.policies, self.presets),
             preset=self.preset,
             sandbox=self.sandbox,
             approval=self.approval,

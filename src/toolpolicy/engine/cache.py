@@ -1,31 +1,57 @@
-"""The compiled-policy cache: validated sources keyed by the content of every source file.
+"""The policy cache: validated sources, and the compiled policy, keyed by every source file.
 
-A cached entry is used only when the sha256 of every file it was built from still matches
-and its own checksum is intact; anything else — a stale, corrupt, unreadable or foreign
-entry — is ignored and the policy is loaded through the full loaders again (and the entry
-rewritten). The cache saves the YAML, schema and pydantic work, never a check.
+Two kinds of entry share one mechanism. ``load_sources`` caches the validated documents (what
+the YAML, schema and pydantic work produces); ``load_compiled`` caches what ``assemble``
+builds from them before a workspace and knobs are chosen: the compiled rules and their
+index, and the preset table in declaration order. The hook and ``toolpolicy check`` load the
+compiled entry, so a warm call neither validates nor compiles, whatever the number of rules.
 
-The checksum catches accidental corruption (a truncated write, a bad disk), not tampering:
-whoever can rewrite an entry with a fresh checksum runs as the user and could edit the policy
-itself (see SECURITY.md). The folder is created ``0700`` (and narrowed to it when it is ours)
-so that other users can do neither.
+An entry is used only when its own checksum is intact, its key (format, toolpolicy version,
+package path, profile, policy and preset-table paths) is the one asked for, and the sha256 of
+every file it was built from still matches; anything else — a stale, corrupt, truncated,
+unreadable or foreign entry — is ignored, the policy is built again, and the entry rewritten.
+The workspace and the knobs are not part of an entry: they are applied on each call.
+
+The format is a pickle, read by an unpickler that resolves nothing but toolpolicy's own value
+types (named tuples, enums, ``CapabilitySet``) and this module's two rebuilders: an entry
+cannot name ``os.system`` or any other callable. An entry is read only from a folder and a file
+owned by the current user and writable by no one else (the folder is created ``0700``). The
+checksum catches accidental corruption, not tampering: whoever can rewrite an entry runs as
+the user and could edit the policy files themselves (see SECURITY.md).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import re  # already loaded: json and the console script import it
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from enum import Enum
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 from .._version import __version__
+from ..compile.capabilities import CapabilitySet
+from ..compile.source import SourceDocument
 from .builtin import BUILTIN_PROFILE_NAMES, layer_path
-from .selection import PolicySources, gather_sources
+from .selection import CompiledSources, PolicySources, compile_sources, gather_sources
 
-__all__ = ["cache_dir", "cached_sources", "load_sources"]
+try:  # the C unpickler alone: ``pickle`` itself costs the hook a millisecond to import
+    from _pickle import Unpickler, UnpicklingError
+except ImportError:  # pragma: no cover - an interpreter without the accelerator
+    from pickle import Unpickler, UnpicklingError
 
-_FORMAT = 1
+__all__ = ["cache_dir", "load_compiled", "load_sources"]
+
+_FORMAT = 2
+_MAGIC = b"toolpolicy-cache\n"
+_DIGEST = 32
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The installed package: another install ships its own built-in files."""
+
+T = TypeVar("T")
 
 
 def cache_dir() -> str:
@@ -41,8 +67,70 @@ def cache_dir() -> str:
     return os.path.join(base, "toolpolicy")
 
 
-def _canonical(value: object) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+def load_sources(
+    profile: str = "P03",
+    policies: Sequence[str | os.PathLike[str]] = (),
+    presets: str | os.PathLike[str] | None = None,
+    directory: str | os.PathLike[str] | None = None,
+) -> PolicySources:
+    """``gather_sources`` behind the cache: the validated documents of a selection."""
+    name, paths, table = _selection(profile, policies, presets)
+    key = {"kind": "sources", "profile": name, "policies": paths, "presets": table}
+
+    def build() -> tuple[PolicySources, tuple[SourceDocument, ...]]:
+        sources = gather_sources(name, paths, table)
+        return sources, sources.documents
+
+    return _cached(key, build, directory)
+
+
+def load_compiled(
+    profile: str = "P03",
+    policies: Sequence[str | os.PathLike[str]] = (),
+    presets: str | os.PathLike[str] | None = None,
+    directory: str | os.PathLike[str] | None = None,
+) -> CompiledSources:
+    """``compile_sources`` behind the cache: what the hook and the CLI hand to ``assemble``."""
+    name, paths, table = _selection(profile, policies, presets)
+    key = {"kind": "compiled", "profile": name, "policies": paths, "presets": table}
+
+    def build() -> tuple[CompiledSources, tuple[SourceDocument, ...]]:
+        sources = load_sources(name, paths, table, directory)
+        return compile_sources(sources), sources.documents
+
+    return _cached(key, build, directory)
+
+
+def _selection(
+    profile: str,
+    policies: Sequence[str | os.PathLike[str]],
+    presets: str | os.PathLike[str] | None,
+) -> tuple[str, list[str], str | None]:
+    builtin = profile.upper() in BUILTIN_PROFILE_NAMES or not os.path.exists(profile)
+    name = profile if builtin else os.path.abspath(profile)
+    paths = [os.path.abspath(layer_path(p)) for p in policies]
+    table = os.path.abspath(presets) if presets is not None else None
+    return name, paths, table
+
+
+def _cached(
+    key: Mapping[str, Any],
+    build: Callable[[], tuple[T, Sequence[SourceDocument]]],
+    directory: str | os.PathLike[str] | None,
+) -> T:
+    """The value for ``key``: from its entry when every file still matches, else ``build()``
+    (whose documents name the files the value was built from)."""
+    folder = os.fspath(directory) if directory is not None else cache_dir()
+    full_key = {"format": _FORMAT, "version": __version__, "package": _PACKAGE, **key}
+    canonical = json.dumps(full_key, sort_keys=True, separators=(",", ":")).encode()
+    entry = os.path.join(folder, hashlib.sha256(canonical).hexdigest()[:40] + ".entry")
+    found = _read(entry, full_key)
+    if found is not None:
+        value: T = found
+        return value
+    value, documents = build()
+    _write(entry, full_key, value, documents)
+    return value
 
 
 def _file_sha256(path: str) -> str | None:
@@ -53,55 +141,61 @@ def _file_sha256(path: str) -> str | None:
         return None
 
 
-def cached_sources(
-    key: Mapping[str, Any],
-    load: Callable[[], PolicySources],
-    directory: str | os.PathLike[str] | None = None,
-) -> PolicySources:
-    """The sources for ``key``: from the cache when every file still matches, else ``load()``."""
-    folder = os.fspath(directory) if directory is not None else cache_dir()
-    # The installed package is part of the key: another install ships its own built-in files.
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    full_key = {"format": _FORMAT, "version": __version__, "package": package, **key}
-    entry = os.path.join(folder, hashlib.sha256(_canonical(full_key)).hexdigest()[:40] + ".json")
-    found = _read(entry, full_key)
-    if found is not None:
-        return found
-    sources = load()
-    _write(entry, full_key, sources)
-    return sources
-
-
-def _read(entry: str, key: Mapping[str, Any]) -> PolicySources | None:
+def _read(entry: str, key: Mapping[str, Any]) -> Any:
     try:
-        with open(entry, "rb") as handle:
-            payload = json.loads(handle.read(8 * 1024 * 1024 + 1))
-        body = payload["body"]
-        if payload["checksum"] != hashlib.sha256(_canonical(body)).hexdigest():
+        if not _private_to_us(os.stat(os.path.dirname(entry))):
             return None
-        if body["key"] != key:
+        fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        with open(fd, "rb") as handle:
+            if not _private_to_us(os.fstat(fd)):
+                return None
+            data = handle.read()
+        header = len(_MAGIC) + _DIGEST
+        body = data[header:]
+        if data[: len(_MAGIC)] != _MAGIC or data[len(_MAGIC) : header] != _digest(body):
             return None
-        for path, sha in body["files"]:
+        found_key, files, value = _ValuesOnly(io.BytesIO(body)).load()
+        if found_key != key:
+            return None
+        for path, sha in files:
             if _file_sha256(path) != sha:
                 return None
-        return PolicySources.from_json(body["sources"])
+        return value
     except Exception:
-        # Missing, unreadable, truncated, corrupt or from another format: rebuilt.
+        # Missing, unreadable, truncated, corrupt, foreign or from another format: rebuilt.
         return None
 
 
-def _write(entry: str, key: Mapping[str, Any], sources: PolicySources) -> None:
+def _private_to_us(info: os.stat_result) -> bool:
+    """Owned by the current user and writable by no one else."""
+    return info.st_uid == os.getuid() and not info.st_mode & 0o022
+
+
+def _digest(body: bytes) -> bytes:
+    return hashlib.sha256(body).digest()
+
+
+def _write(
+    entry: str, key: Mapping[str, Any], value: object, documents: Sequence[SourceDocument]
+) -> None:
     files = []
-    for document in sources.documents:
+    for document in documents:
         path = os.path.abspath(document.path)
         sha = _file_sha256(path)
         if sha != document.sha256:
             return  # the file changed while loading; do not cache a mix
-        files.append([path, sha])
-    body = {"key": dict(key), "files": files, "sources": sources.to_json()}
-    payload = {"checksum": hashlib.sha256(_canonical(body)).hexdigest(), "body": body}
-    import tempfile  # only when an entry is written, never on the warm path
+        files.append((path, sha))
+    import pickle  # only when an entry is written, never on the warm path
+    import tempfile
 
+    buffer = io.BytesIO()
+    try:
+        _pickler(pickle.Pickler)(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(
+            (dict(key), files, value)
+        )
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return  # a value this format cannot hold is rebuilt on every call instead
+    body = buffer.getvalue()
     folder = os.path.dirname(entry)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -109,7 +203,7 @@ def _write(entry: str, key: Mapping[str, Any], sources: PolicySources) -> None:
         fd, temp = tempfile.mkstemp(prefix=".entry-", dir=folder)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(_canonical(payload))
+                handle.write(_MAGIC + _digest(body) + body)
             os.replace(temp, entry)
         except BaseException:
             os.unlink(temp)
@@ -125,15 +219,68 @@ def _private(folder: str) -> None:
         os.chmod(folder, 0o700)
 
 
-def load_sources(
-    profile: str = "P03",
-    policies: Sequence[str | os.PathLike[str]] = (),
-    presets: str | os.PathLike[str] | None = None,
-) -> PolicySources:
-    """``gather_sources`` behind the cache: what the CLI and the hook load policies with."""
-    builtin = profile.upper() in BUILTIN_PROFILE_NAMES or not os.path.exists(profile)
-    name = profile if builtin else os.path.abspath(profile)
-    paths = [os.path.abspath(layer_path(p)) for p in policies]
-    table = os.path.abspath(presets) if presets is not None else None
-    key = {"profile": name, "policies": paths, "presets": table}
-    return cached_sources(key, lambda: gather_sources(name, paths, table))
+def _pickler(base: type[Any]) -> type[Any]:
+    """``base`` (the standard pickler) writing only what ``_ValuesOnly`` reads back."""
+
+    class Pickler(base):  # type: ignore[misc]
+        def reducer_override(self, obj: object) -> Any:
+            if isinstance(obj, MappingProxyType):
+                return (_frozen_mapping, (dict(obj),))
+            if isinstance(obj, Enum):  # by value: no ``getattr`` to resolve when read
+                return (type(obj), (obj.value,))
+            owner = getattr(obj, "__self__", None)
+            if isinstance(owner, re.Pattern) and getattr(obj, "__name__", "") == "fullmatch":
+                return (_LazyFullmatch, (owner.pattern, owner.flags))
+            return NotImplemented
+
+    return Pickler
+
+
+def _frozen_mapping(items: dict[Any, Any]) -> Mapping[Any, Any]:
+    """Rebuild a read-only mapping (``MappingProxyType`` cannot be pickled itself)."""
+    return MappingProxyType(items)
+
+
+class _LazyFullmatch:
+    """A glob's ``fullmatch`` whose regular expression is compiled on its first use: a hook
+    call matches a handful of a large policy's globs, so the others are never compiled."""
+
+    __slots__ = ("_flags", "_match", "_pattern")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._pattern = pattern
+        self._flags = flags
+        self._match: Callable[[str], Any] | None = None
+
+    def __call__(self, text: str) -> Any:
+        match = self._match
+        if match is None:
+            match = self._match = re.compile(self._pattern, self._flags).fullmatch
+        return match(text)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_LazyFullmatch, (self._pattern, self._flags))
+
+
+_REBUILDERS: Mapping[tuple[str, str], object] = {
+    (__name__, "_frozen_mapping"): _frozen_mapping,
+    (__name__, "_LazyFullmatch"): _LazyFullmatch,
+}
+
+
+class _ValuesOnly(Unpickler):
+    """Resolves toolpolicy's value types and this module's rebuilders, nothing else."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        rebuilder = _REBUILDERS.get((module, name))
+        if rebuilder is not None:
+            return rebuilder
+        if module.startswith("toolpolicy.") and "." not in name:
+            found = getattr(__import__(module, fromlist=[name]), name, None)
+            if (
+                isinstance(found, type)
+                and (issubclass(found, (tuple, Enum)) or found is CapabilitySet)
+                and not issubclass(found, BaseException)
+            ):
+                return found
+        raise UnpicklingError(f"{module}.{name} is not a toolpolicy value type")

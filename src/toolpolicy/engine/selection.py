@@ -41,7 +41,15 @@ if TYPE_CHECKING:
     from .approval import ApprovalService
     from .gate import Gate
 
-__all__ = ["PolicySources", "ToolPolicy", "assemble", "gather_sources", "load"]
+__all__ = [
+    "CompiledSources",
+    "PolicySources",
+    "ToolPolicy",
+    "assemble",
+    "compile_sources",
+    "gather_sources",
+    "load",
+]
 
 PathLike = str | os.PathLike[str]
 
@@ -228,8 +236,35 @@ def gather_sources(
     )
 
 
+class CompiledSources(NamedTuple):
+    """Sources compiled, before a workspace and knobs are chosen: what the hook's cache stores.
+
+    ``profile`` is the built-in profile's document (the process adopts its singleton from
+    it); ``documents`` are the paths of every document in use, from which each workspace's
+    protected set is computed.
+    """
+
+    profile: SourceDocument
+    compiled: CompiledPolicy
+    presets: PresetTable
+    documents: tuple[str, ...]
+    layered: bool
+
+
+def compile_sources(sources: PolicySources) -> CompiledSources:
+    """Compile validated sources: rules, examples and the preset table (no workspace yet)."""
+    base = adopt_builtin_source(sources.profile)
+    return CompiledSources(
+        profile=sources.profile,
+        compiled=compile_policy(base, [sources.profile, *sources.layers]),
+        presets=PresetTable.from_data(sources.presets.data, sources.presets.path),
+        documents=tuple(d.path for d in sources.documents),
+        layered=bool(sources.layers),
+    )
+
+
 def assemble(
-    sources: PolicySources,
+    sources: PolicySources | CompiledSources,
     *,
     preset: str | None = None,
     sandbox: SandboxMode | str | None = None,
@@ -237,7 +272,8 @@ def assemble(
     workspace: PathLike = ".",
     enforce_boundary: bool = False,
 ) -> ToolPolicy:
-    """Compile validated sources and set the knobs; no YAML, pydantic or jsonschema here.
+    """Compile validated sources (unless given compiled) and set the knobs; no YAML,
+    pydantic or jsonschema here.
 
     ``enforce_boundary`` installs the workspace boundary and the rules whatever the profile:
     the hook needs it, because there the agent's own tools run the call, not our handlers
@@ -247,19 +283,20 @@ def assemble(
     document in use (profile, layers, preset table) that lies inside the workspace; the
     boundary participant, the file tools and the shell sandbox all keep it.
     """
-    base = adopt_builtin_source(sources.profile)
-    table = PresetTable.from_data(sources.presets.data, sources.presets.path)
-    knobs = Knobs(table)
-    compiled = compile_policy(base, [sources.profile, *sources.layers])
+    found = sources if isinstance(sources, CompiledSources) else compile_sources(sources)
+    base = adopt_builtin_source(found.profile)
+    # A compiled policy from the cache carries a copy of the profile: use the singleton.
+    compiled = found.compiled._replace(profile=base)
+    knobs = Knobs(found.presets)
     root = os.fspath(workspace)
     if not os.path.isdir(root):
         raise ConfigurationError(f"workspace is not a directory: {root}")
     boundary = WorkspaceBoundary(root)
-    enforces = enforce_boundary or base.capabilities.has("policy") or bool(sources.layers)
+    enforces = enforce_boundary or base.capabilities.has("policy") or found.layered
     tools = ToolSnapshot(d for d in builtin_definitions() if d.name in base.tools)
     return ToolPolicy(
         compiled=compiled,
-        presets=table,
+        presets=found.presets,
         knob_events=knobs.log.events,
         knobs=knobs.state,
         workspace=boundary.root,
@@ -267,9 +304,7 @@ def assemble(
             compiled,
             boundary,
             enforces=enforces,
-            protected=ProtectedSet.for_workspace(
-                boundary.root, (d.path for d in sources.documents)
-            ),
+            protected=ProtectedSet.for_workspace(boundary.root, found.documents),
         ),
         tools=tools,
     ).with_knobs(preset, sandbox, approval)

@@ -161,7 +161,7 @@ def run_hook(
 
 
 def _answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
-    from ..engine.cache import load_sources
+    from ..engine.cache import load_compiled
 
     event = adapter.parse(raw)
     if event.kind is EventKind.OTHER:
@@ -169,7 +169,7 @@ def _answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     if event.kind is EventKind.POST_TOOL_USE:
         _audit(args, _executed(adapter, event, args))
         return ""
-    sources = load_sources(args.profile, args.policies, args.presets)
+    compiled = load_compiled(args.profile, args.policies, args.presets)
     if event.kind is EventKind.SESSION_START:
         return ""  # the cache is warm: the first tool call pays no compile
     from ..engine.audit_record import decision_record
@@ -177,7 +177,7 @@ def _answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     from .decide import decide_call
 
     policy = assemble(
-        sources,
+        compiled,
         preset=args.preset,
         sandbox=args.sandbox,
         approval=args.approval,
