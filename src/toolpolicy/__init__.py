@@ -5,10 +5,12 @@
 the runtime that asks responders, audits and runs the tools.
 """
 
+from __future__ import annotations
+
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
+from .core.lean_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .core import ApprovalOutcome as ApprovalOutcome
@@ -29,10 +31,10 @@ if TYPE_CHECKING:
     from .core import is_tool_result as is_tool_result
     from .core import tool_error as tool_error
     from .core import tool_success as tool_success
-    from .core.protocols import ApprovalRequest as ApprovalRequest
     from .core.protocols import ApprovalResponder as ApprovalResponder
-    from .core.protocols import AuditRecord as AuditRecord
     from .core.protocols import AuditSink as AuditSink
+    from .core.records import ApprovalRequest as ApprovalRequest
+    from .core.records import AuditRecord as AuditRecord
     from .engine.approval import ApprovalService as ApprovalService
     from .engine.audit import JsonlAuditSink as JsonlAuditSink
     from .engine.audit import TerminalAuditSink as TerminalAuditSink
@@ -56,11 +58,11 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "ApprovalOutcome": "toolpolicy.core",
     "ApprovalPolicy": "toolpolicy.core",
-    "ApprovalRequest": "toolpolicy.core.protocols",
+    "ApprovalRequest": "toolpolicy.core.records",
     "ApprovalResponder": "toolpolicy.core.protocols",
     "ApprovalService": "toolpolicy.engine.approval",
     "AuditError": "toolpolicy.core",
-    "AuditRecord": "toolpolicy.core.protocols",
+    "AuditRecord": "toolpolicy.core.records",
     "AuditSink": "toolpolicy.core.protocols",
     "Behavior": "toolpolicy.core",
     "CallRejected": "toolpolicy.core",
@@ -96,7 +98,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'toolpolicy' has no attribute {name!r}")

@@ -146,8 +146,11 @@ def test_the_cache_folder_is_private_and_a_corrupt_entry_is_rebuilt(tmp_path: Pa
     event = {"tool_name": "Read", "tool_input": {"file_path": str(ws / "secret" / "k")}}
     assert _hook(ws, tmp_path, event, "--policy", str(path))["permissionDecision"] == "deny"
     assert stat.S_IMODE(cache.stat().st_mode) == 0o700
-    (entry,) = cache.glob("*.json")
-    good = entry.read_bytes()
-    entry.write_bytes(good[: len(good) // 2])  # a torn write, a bad disk
+    entries = sorted(cache.glob("*.entry"))
+    assert len(entries) == 2  # the validated sources and the compiled policy
+    torn = {}
+    for entry in entries:
+        torn[entry] = entry.read_bytes()[: entry.stat().st_size // 2]  # a torn write, a bad disk
+        entry.write_bytes(torn[entry])
     assert _hook(ws, tmp_path, event, "--policy", str(path))["permissionDecision"] == "deny"
-    assert entry.read_bytes() == good  # rebuilt
+    assert all(e.read_bytes() != torn[e] for e in entries)  # rebuilt

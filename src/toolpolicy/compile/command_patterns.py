@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import NamedTuple
 
+from ..core.lean_typing import NamedTuple
 from .plain_subset import PlainCommand
 
 __all__ = [

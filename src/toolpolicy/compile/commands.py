@@ -15,8 +15,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple
 
+from ..core.lean_typing import NamedTuple
 from .command_patterns import (
     MAX_COMMAND_PATTERN_LENGTH,
     CommandPattern,

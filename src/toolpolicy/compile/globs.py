@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+
+from ..core.lean_typing import NamedTuple
 
 __all__ = ["MAX_GLOB_LENGTH", "GlobError", "GlobPattern", "GlobShape", "compile_glob", "glob_shape"]
 

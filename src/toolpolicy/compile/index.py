@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
 
+from ..core.lean_typing import NamedTuple
 from .command_patterns import program_key
 from .rules import CallFacts, CompiledRule
 

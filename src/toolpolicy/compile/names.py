@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from ..core.lean_typing import NamedTuple
 
 __all__ = ["NamePattern"]
 

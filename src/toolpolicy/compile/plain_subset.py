@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
 
+from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
 from .program_table import RESERVED_WORDS, builtin_refusal
 

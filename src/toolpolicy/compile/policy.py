@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeVar
 
 from ..core.decision import Decision
 from ..core.errors import PolicyLoadError, Problem
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import Behavior, Effect
 from .capabilities import CapabilitySet
 from .commands import CommandPatternError, compile_command_pattern
@@ -21,6 +21,11 @@ from .index import RuleIndex
 from .names import NamePattern
 from .rules import CompiledRule
 from .source import SourceDocument
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 __all__ = [
     "CompiledExample",
@@ -137,9 +142,6 @@ class _InvalidPatterns(Exception):
     def __init__(self, found: list[tuple[str, str]]) -> None:
         super().__init__(found)
         self.found = found
-
-
-T = TypeVar("T")
 
 
 def _each(

@@ -11,9 +11,8 @@ prefixes; a deny or ask hits when a prefix occurs anywhere in the line's conserv
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..core.decision import Decision
+from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Behavior, Effect
 from .commands import CommandLine, CommandPattern
 from .globs import GlobPattern

@@ -8,7 +8,11 @@ stores, so a cached start-up needs neither YAML nor pydantic nor jsonschema.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["SourceDocument"]
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from .errors import PermissionContractError
+from .lean_typing import NamedTuple
 from .results import ToolResult, tool_error
 from .vocabulary import Behavior, SandboxMode
 

@@ -16,7 +16,7 @@ The agent layer adds ``AgentRunError`` (and its children) under ``ToolPolicyErro
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from .lean_typing import NamedTuple
 
 __all__ = [
     "AuditError",

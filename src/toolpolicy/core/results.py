@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from .lean_typing import NamedTuple
 
 __all__ = ["ToolResult", "is_tool_result", "tool_error", "tool_success"]
 

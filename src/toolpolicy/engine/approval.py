@@ -17,9 +17,9 @@ import itertools
 import json
 import threading
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from ..core.decision import Decision
+from ..core.lean_typing import NamedTuple
 from ..core.protocols import ApprovalRequest, ApprovalResponder
 from ..core.vocabulary import ApprovalOutcome, ApprovalPolicy, Behavior
 from .audit import canonical_json

@@ -19,12 +19,15 @@ import os
 import threading
 import time
 from collections.abc import Mapping
-from typing import TextIO
 
 from ..core.errors import AuditError, AuditFileError
-from ..core.protocols import AuditRecord
+from ..core.lean_typing import TYPE_CHECKING
+from ..core.records import AuditRecord
 from .audit_chain import EMPTY, ChainTail, chained_line, line_hash, read_tail
 from .terminal_text import visible
+
+if TYPE_CHECKING:
+    from typing import TextIO
 
 __all__ = ["JsonlAuditSink", "TerminalAuditSink", "arguments_sha256", "canonical_json", "utc_now"]
 

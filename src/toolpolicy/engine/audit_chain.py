@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from typing import NamedTuple
+
+from ..core.lean_typing import NamedTuple
 
 __all__ = ["ChainTail", "chained_line", "line_hash", "read_tail"]
 

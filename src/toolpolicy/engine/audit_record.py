@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from ..core.decision import Decision
-from ..core.protocols import AuditRecord
+from ..core.lean_typing import TYPE_CHECKING
+from ..core.records import AuditRecord
 from ..core.vocabulary import ApprovalOutcome
 from .audit import arguments_sha256, utc_now
 from .knobs import KnobState
 from .redaction import redacted_arguments
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["EXECUTED", "decision_record", "executed_record"]
 

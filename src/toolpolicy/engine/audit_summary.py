@@ -12,7 +12,9 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
+
+from ..core.lean_typing import NamedTuple
 
 __all__ = ["AuditSummary", "summarize_audit"]
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from typing import NamedTuple
 
+from ..core.lean_typing import NamedTuple
 from .audit_chain import line_hash
 
 __all__ = ["ChainBreak", "ChainReport", "verify_chain"]

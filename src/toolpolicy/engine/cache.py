@@ -30,13 +30,18 @@ import re  # already loaded: json and the console script import it
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, TypeVar
 
 from .._version import __version__
 from ..compile.capabilities import CapabilitySet
 from ..compile.source import SourceDocument
+from ..core.lean_typing import TYPE_CHECKING
 from .builtin import BUILTIN_PROFILE_NAMES, layer_path
 from .selection import CompiledSources, PolicySources, compile_sources, gather_sources
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 try:  # the C unpickler alone: ``pickle`` itself costs the hook a millisecond to import
     from _pickle import Unpickler, UnpicklingError
@@ -50,8 +55,6 @@ _MAGIC = b"toolpolicy-cache\n"
 _DIGEST = 32
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The installed package: another install ships its own built-in files."""
-
-T = TypeVar("T")
 
 
 def cache_dir() -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from ..compile.commands import CommandLine, split_command_line
 from ..compile.index import RuleView
@@ -18,7 +17,7 @@ from ..compile.policy import CompiledPolicy
 from ..compile.rules import CallFacts, CompiledRule
 from ..core.decision import Decision
 from ..core.errors import WorkspacePathError
-from ..core.protocols import PathBoundary
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
 from ..tools.protected import FIXED_PROTECTED, ProtectedSet
 from ..tools.workspace import normalized_path
@@ -31,6 +30,9 @@ from .participants import (
 )
 from .request import PermissionRequest
 from .shell_files import file_accesses, file_request
+
+if TYPE_CHECKING:
+    from ..core.protocols import PathBoundary
 
 __all__ = [
     "READ_OUTSIDE",

@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from ..core.decision import Decision
+from ..core.lean_typing import NamedTuple
 from ..core.protocols import ApprovalRequest, AuditSink
 from ..core.results import ToolResult, tool_error
 from ..core.vocabulary import ApprovalOutcome, Behavior

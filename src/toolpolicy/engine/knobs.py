@@ -8,19 +8,22 @@ from it. Replaying a log whose preset has left the table derives a name instead 
 
 from __future__ import annotations
 
-from typing import NamedTuple, TypeVar
-
 from ..core.errors import ConfigurationError
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import ApprovalPolicy, SandboxMode
 from .presets import PresetTable
 from .session import SessionLog
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _K = TypeVar("_K", SandboxMode, ApprovalPolicy)
 
 __all__ = ["APPROVAL_EVENT", "PRESET_EVENT", "SANDBOX_EVENT", "KnobState", "Knobs"]
 
 PRESET_EVENT = "permission/preset"
 SANDBOX_EVENT = "sandbox/mode"
 APPROVAL_EVENT = "approval/policy"
-_K = TypeVar("_K", SandboxMode, ApprovalPolicy)
 
 
 class KnobState(NamedTuple):

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from ..compile.rules import CallFacts, CompiledRule
 from ..core.decision import Decision
 from ..core.errors import WorkspacePathError
-from ..core.protocols import PathBoundary
+from ..core.lean_typing import TYPE_CHECKING
 from ..core.vocabulary import Behavior, Effect, SandboxMode
 from ..tools.protected import (
     AGENT_SETTINGS_REASON,
@@ -22,6 +22,9 @@ from ..tools.protected import (
 )
 from ..tools.workspace import normalized_path
 from .request import PermissionRequest
+
+if TYPE_CHECKING:
+    from ..core.protocols import PathBoundary
 
 __all__ = [
     "AGENT_SETTINGS_WRITE",

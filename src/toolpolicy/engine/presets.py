@@ -7,10 +7,13 @@ derived, when the current knobs match no row.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
 
 from ..core.errors import ConfigurationError
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import ApprovalPolicy, SandboxMode
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CUSTOM", "Preset", "PresetTable"]
 

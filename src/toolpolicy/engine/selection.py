@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
 from ..compile.source import SourceDocument
 from ..core.decision import Decision
 from ..core.errors import CallRejected, ConfigurationError
-from ..core.protocols import AuditSink
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import ApprovalPolicy, SandboxMode
 from ..tools.definitions import builtin_definitions
 from ..tools.protected import ProtectedSet
@@ -38,6 +37,9 @@ from .session import SessionEvent, SessionLog
 from .sources import to_source
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from ..core.protocols import AuditSink
     from .approval import ApprovalService
     from .gate import Gate
 

@@ -13,9 +13,9 @@ import glob
 import os
 from collections.abc import Iterator
 from types import MappingProxyType
-from typing import NamedTuple
 
 from ..compile.plain_subset import PlainLine
+from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
 from ..tools.definitions import builtin_definitions
 from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ..compile.source import SourceDocument
+from ..core.lean_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..language import LoadedDocument
 
 __all__ = ["to_source"]

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any, NamedTuple, Protocol
 
 from ..core.decision import Decision
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple, Protocol
 from ..core.vocabulary import Behavior, Effect
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "AgentAdapter",

@@ -23,12 +23,15 @@ import json
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from ..core.decision import Decision
+from ..core.lean_typing import TYPE_CHECKING
 from ..core.vocabulary import Behavior, Effect
 from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, Kind
 from .event_json import load_event, tool_event, workspace_dir
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CATALOG", "CLAUDE_CODE", "PLAN_MODE_WRITE", "ClaudeCode"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
 
 from ..core.decision import Decision
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import Behavior, Effect
 from ..engine.evaluate import Evaluation
 from ..engine.request import PermissionRequest
@@ -25,6 +25,9 @@ from ..tools.definitions import builtin_definitions
 from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition, ToolSnapshot
 from .adapter import AgentEvent, Answer, CatalogEntry, HookError, Kind
 from .paths import agent_path
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "BOOKKEEPING",

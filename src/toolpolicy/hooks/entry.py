@@ -18,9 +18,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from ..core.protocols import AuditRecord
+from ..core.lean_typing import TYPE_CHECKING
+from ..core.records import AuditRecord
 from ..core.vocabulary import ApprovalPolicy, Behavior, SandboxMode
 from .adapter import AgentAdapter, AgentEvent, Answer, EventKind, HookError
 from .adapters import ADAPTERS
@@ -28,6 +28,7 @@ from .hook_args import HookArgs, plain_hook_args
 
 if TYPE_CHECKING:
     import argparse
+    from typing import BinaryIO, TextIO
 
 __all__ = ["EXIT_BLOCK", "EXIT_OK", "default_audit_path", "hook_flags", "hook_parser", "run_hook"]
 

@@ -12,9 +12,12 @@ import json
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
+from ..core.lean_typing import TYPE_CHECKING
 from .adapter import AgentEvent, EventKind, HookError
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["MAX_EVENT_BYTES", "TOOL_EVENTS", "load_event", "tool_event", "workspace_dir"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Sequence
-from typing import NamedTuple
 
+from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import ApprovalPolicy, SandboxMode
 
 __all__ = ["HookArgs", "plain_hook_args"]

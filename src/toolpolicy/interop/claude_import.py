@@ -30,11 +30,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
 
 from ..compile.commands import CommandPatternError, compile_command_pattern
 from ..compile.globs import GlobError, compile_glob
 from ..core.errors import ConfigurationError
+from ..core.lean_typing import NamedTuple
 from .claude_settings import CLAUDE_TOOL_NAMES, EDIT_FAMILY
 from .native import one_line
 

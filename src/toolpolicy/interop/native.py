@@ -11,7 +11,8 @@ is reported as ``not expressible``; a rule or pattern left out entirely as ``not
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
+
+from ..core.lean_typing import NamedTuple
 
 __all__ = ["NativeExport", "Omission", "OmissionKind", "one_line"]
 

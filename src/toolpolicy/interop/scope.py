@@ -10,9 +10,8 @@ decided with the execute effect), and so does a wildcard name such as ``*``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..compile.rules import CompiledRule
+from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect
 from ..engine.selection import ToolPolicy
 from ..tools.registry import ToolDefinition

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ArgumentError", "ArgumentSpec", "Field"]
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import NamedTuple
+
+from ..core.lean_typing import NamedTuple
 
 __all__ = [
     "AGENT_SETTINGS_REASON",

@@ -12,14 +12,18 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
 
 from ..core.errors import PermissionContractError, WorkspacePathError
-from ..core.protocols import PathGuard
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.results import ToolResult, is_tool_result, tool_error
 from ..core.vocabulary import Effect, SandboxMode
 from .arguments import ArgumentError, ArgumentSpec
 from .protected import FIXED_PROTECTED, ProtectedSet
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..core.protocols import PathGuard
 
 __all__ = [
     "MAX_ARGUMENTS_BYTES",
