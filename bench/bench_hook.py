@@ -3,8 +3,11 @@
 Runs, 20 times each and interleaved, in one script on one machine:
   python3 -c pass
   toolpolicy hook claude-code --policy team.yaml   (one PreToolUse event on stdin, warm cache)
+  the same hook under a 1,000-rule policy           (indexed shapes: path folders, commands,
+                                                     tool names; warm cache)
   toolpolicy check read_file '{"path": "a"}'        (the click CLI)
-and prints medians and the ratio to bare Python. Target: hook <= 2x bare Python.
+and prints medians and the ratio to bare Python. Targets: the hook <= 2x bare Python, the
+1,000-rule hook <= 1.3x the P03 hook, check <= 2.5x bare Python.
 
     python bench/bench_hook.py [--runs 20]
 """
@@ -39,6 +42,21 @@ rules:
 """
 
 
+def _large_policy(rules: int) -> str:
+    """``rules`` deny rules, a quarter of each shape the rule index keys on."""
+    lines = ["apiVersion: toolpolicy/v1", "kind: Policy", "name: large", "extends: P03", "rules:"]
+    for i in range(rules):
+        match = (
+            f'{{tools: [read_file], paths: ["secret{i}/**"]}}',
+            f'{{paths: ["src/private{i}/*.key"]}}',
+            f'{{commands: ["tool{i} run"]}}',
+            f'{{tools: ["mcp__server{i}__delete"]}}',
+        )[i % 4]
+        lines += [f"  - name: rule-{i}", "    behavior: deny", f"    reason: rule {i}"]
+        lines.append(f"    match: {match}")
+    return "\n".join(lines) + "\n"
+
+
 def _time(argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path) -> float:
     start = time.perf_counter()
     done = subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=cwd)
@@ -61,6 +79,8 @@ def main() -> int:
         ws.mkdir()
         policy = ws / "team.yaml"
         policy.write_text(POLICY)
+        large = ws / "large.yaml"
+        large.write_text(_large_policy(1000))
         # Measure what an installed toolpolicy does: pip writes bytecode at install time, so
         # compile it here too and let the interpreter read it.
         import toolpolicy
@@ -86,6 +106,10 @@ def main() -> int:
                 [executable, "hook", "claude-code", "--policy", str(policy)],
                 event,
             ),
+            "hook, 1,000 rules": (
+                [executable, "hook", "claude-code", "--policy", str(large)],
+                event,
+            ),
             "toolpolicy check": (
                 [executable, "check", "read_file", '{"path": "a"}', "--policy", str(policy)],
                 b"",
@@ -105,6 +129,9 @@ def main() -> int:
             f"{name:<30} {median * 1e3:>10.1f} {min(values) * 1e3:>8.1f} "
             f"{max(values) * 1e3:>8.1f} {median / base:>9.2f}"
         )
+    pairs = zip(samples["hook, 1,000 rules"], samples["toolpolicy hook claude-code"], strict=True)
+    large_ratio = statistics.median(a / b for a, b in pairs)
+    print(f"hook, 1,000 rules / hook, P03 (pairwise median): {large_ratio:.2f}")
     return 0
 
 

@@ -430,6 +430,29 @@ def test_an_unwritable_audit_blocks_instead_of_allowing(hook: Hook, tmp_path: Pa
     assert done.stderr.decode().startswith("toolpolicy hook: could not decide:")
 
 
+def test_an_answer_that_cannot_be_written_blocks_with_one_line(hook: Hook) -> None:
+    policy = str(hook.policy(SECRETS))
+    read = ("Read", {"file_path": str(hook.ws / ".env")})
+    assert hook.decide(*read, "--policy", policy) == ("deny", "Secrets stay closed")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
+    env.update(TOOLPOLICY_CACHE_DIR=str(hook.cache), HOME=str(hook.home))
+    command = [sys.executable, "-m", "toolpolicy", "hook", "claude-code", "--policy", policy]
+    with open("/dev/full", "wb") as full:  # every write fails: no space left
+        done = subprocess.run(
+            [*command, "--audit", str(hook.audit)],
+            input=json.dumps(hook.event(*read)).encode(),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=hook.ws,
+            timeout=60,
+        )
+    assert (done.returncode, done.stderr.decode()) == (
+        2,
+        "toolpolicy hook: could not write the answer: No space left on device\n",
+    )
+
+
 def test_an_invalid_policy_file_blocks(hook: Hook) -> None:
     bad = hook.ws / "bad.yaml"
     bad.write_text("apiVersion: toolpolicy/v1\nkind: Policy\nname: x\nrules: [oops]\n")

@@ -1,9 +1,13 @@
-"""What a non-shell Claude Code event loads on the warm path: no argparse, shell parsing, pathlib.
+"""What a non-shell Claude Code event loads on the warm path: no argparse, typing, shell
+parsing, pathlib, tempfile or pickle.
 
 Issue 14: the hook starts a process per tool call, so a read or a write decision must not pay
-for importing ``argparse`` (the installed flags are read plainly), ``shlex`` and the
-apply-patch parser (shell events only), ``pathlib`` or ``tempfile`` (the cache writes an entry
-only when it is cold), nor the adapters of the other agents.
+for importing ``argparse`` (the installed flags are read plainly), ``typing`` (named tuples
+and protocols come from ``core.lean_typing``), ``shlex``, the apply-patch parser and the
+shell-line reader (shell events only), ``pathlib``, ``tempfile`` or ``pickle`` (the cache
+writes an entry only when it is cold, and reads it with the C unpickler), nor the adapters of
+the other agents. A shell event does load the shell-line reader: the control that the list
+names modules the hook really uses.
 """
 
 from __future__ import annotations
@@ -19,20 +23,29 @@ from toolpolicy.hooks.adapters import ADAPTERS
 
 from .conftest import Hook, golden
 
+SHELL_PARSING = (
+    "shlex",
+    "toolpolicy.hooks.patch",
+    "toolpolicy.compile.commands",
+    "toolpolicy.compile.plain_subset",
+    "toolpolicy.compile.command_scan",
+    "toolpolicy.engine.shell_files",
+)
 OFF_THE_WARM_PATH = (
     "argparse",
+    "typing",
     "signal",
     "pathlib",
     "tempfile",
-    "shlex",
-    "toolpolicy.hooks.patch",
+    "pickle",
+    *SHELL_PARSING,
     "toolpolicy.hooks.codex",
     "toolpolicy.hooks.gemini",
     "toolpolicy.hooks.copilot",
 )
 
 
-def _loaded_after(hook: Hook, event: str) -> dict[str, object]:
+def _loaded_after(hook: Hook, event: str, *flags: str) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
     env["TOOLPOLICY_CACHE_DIR"] = str(hook.cache)
     env["CLAUDE_PROJECT_DIR"] = str(hook.ws)
@@ -41,7 +54,7 @@ def _loaded_after(hook: Hook, event: str) -> dict[str, object]:
         "import sys, io, json;"
         "from toolpolicy.cli.main import main;"
         f"sys.stdin = io.TextIOWrapper(io.BytesIO({event!r}.encode()));"
-        f"rc = main(['hook', 'claude-code', '--audit', {str(hook.audit)!r}]);"
+        f"rc = main(['hook', 'claude-code', '--audit', {str(hook.audit)!r}, *{flags!r}]);"
         f"names = {OFF_THE_WARM_PATH!r} + ('toolpolicy.engine.cache',);"
         "print(json.dumps({'rc': rc, 'loaded': [m for m in names if m in sys.modules]}),"
         " file=sys.stderr)"
@@ -58,15 +71,33 @@ def _loaded_after(hook: Hook, event: str) -> dict[str, object]:
     return report
 
 
+# A policy with a command rule: its compiled pattern is read from the cache on every call.
+PUSHES = "{name: no-pushes, behavior: deny, reason: Never push, match: {commands: [git push]}}"
+
+
 @pytest.mark.parametrize("name", ["pre_tool_use_read_inside", "pre_tool_use_edit"])
-def test_a_warm_read_or_write_loads_no_argparse_shell_parsing_pathlib_or_tempfile(
+def test_a_warm_read_or_write_loads_no_argparse_typing_shell_parsing_pathlib_or_tempfile(
     hook: Hook, name: str
 ) -> None:
     (hook.ws / "src").mkdir()  # the edit event's cwd
     event = json.dumps(golden(name, hook.ws, hook.home)["event"])
-    assert hook.run(event).returncode == 0  # warm the cache
+    policy = ("--policy", str(hook.policy(PUSHES)))
+    assert hook.run(event, *policy).returncode == 0  # warm the cache
     # the cache module did load: the decision went through the warm path, not around it
-    assert _loaded_after(hook, event) == {"rc": 0, "loaded": ["toolpolicy.engine.cache"]}
+    assert _loaded_after(hook, event, *policy) == {
+        "rc": 0,
+        "loaded": ["toolpolicy.engine.cache"],
+    }
+
+
+def test_a_warm_shell_event_does_load_the_shell_line_reader(hook: Hook) -> None:
+    event = json.dumps(golden("pre_tool_use_bash", hook.ws, hook.home)["event"])
+    policy = ("--policy", str(hook.policy(PUSHES)))
+    assert hook.run(event, *policy).returncode == 0
+    loaded = _loaded_after(hook, event, *policy)["loaded"]
+    assert isinstance(loaded, list)
+    assert {"toolpolicy.compile.commands", "toolpolicy.compile.plain_subset"} <= set(loaded)
+    assert "typing" not in loaded and "argparse" not in loaded
 
 
 def test_each_adapter_is_found_under_its_own_name() -> None:

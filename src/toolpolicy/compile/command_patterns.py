@@ -19,8 +19,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 
-from ..core.lean_typing import NamedTuple
-from .plain_subset import PlainCommand
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from .plain_subset import PlainCommand
 
 __all__ = [
     "MAX_COMMAND_PATTERN_LENGTH",

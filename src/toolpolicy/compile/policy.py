@@ -15,8 +15,7 @@ from ..core.errors import PolicyLoadError, Problem
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import Behavior, Effect
 from .capabilities import CapabilitySet
-from .commands import CommandPatternError, compile_command_pattern
-from .globs import GlobError, GlobPattern, compile_glob
+from .globs import GlobPattern, compile_glob
 from .index import RuleIndex
 from .names import NamePattern
 from .rules import CompiledRule
@@ -157,7 +156,7 @@ def _each(
     for j, item in enumerate(items):
         try:
             compiled.append(compile_one(item))
-        except (GlobError, CommandPatternError, ValueError) as exc:
+        except ValueError as exc:  # GlobError and CommandPatternError among them
             invalid.append((f"{pointer}/{j}", str(exc)))
     return tuple(compiled)
 
@@ -169,6 +168,10 @@ def _glob(pattern: str) -> GlobPattern:
 def _compile_rule(
     raw: Mapping[str, Any], document: SourceDocument, index: int, order: int
 ) -> CompiledRule:
+    # Command patterns load the shell-line reader: a hook call that only reads them from the
+    # cache (and decides a file access) never imports it.
+    from .commands import compile_command_pattern
+
     match = raw.get("match") or {}
     behavior = Behavior.parse(raw["behavior"])
     name = str(raw["name"])

@@ -12,11 +12,13 @@ prefixes; a deny or ask hits when a prefix occurs anywhere in the line's conserv
 from __future__ import annotations
 
 from ..core.decision import Decision
-from ..core.lean_typing import NamedTuple
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import Behavior, Effect
-from .commands import CommandLine, CommandPattern
 from .globs import GlobPattern
 from .names import NamePattern
+
+if TYPE_CHECKING:
+    from .commands import CommandLine, CommandPattern
 
 __all__ = ["CallFacts", "CompiledRule"]
 

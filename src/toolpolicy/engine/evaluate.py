@@ -10,9 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ..compile.commands import CommandLine, split_command_line
 from ..compile.index import RuleView
-from ..compile.plain_subset import PlainLine
 from ..compile.policy import CompiledPolicy
 from ..compile.rules import CallFacts, CompiledRule
 from ..core.decision import Decision
@@ -29,9 +27,10 @@ from .participants import (
     sandbox_candidate,
 )
 from .request import PermissionRequest
-from .shell_files import file_accesses, file_request
 
 if TYPE_CHECKING:
+    from ..compile.commands import CommandLine
+    from ..compile.plain_subset import PlainLine
     from ..core.protocols import PathBoundary
 
 __all__ = [
@@ -369,6 +368,8 @@ class DecisionEngine:
         """The shell line as the rules read it, when some rule looks at commands."""
         if not bucket.has_command_rules or request.definition.effect is not Effect.EXECUTE:
             return None
+        from ..compile.commands import split_command_line  # shell calls only
+
         text = request.arguments.get("command")
         return split_command_line(text) if isinstance(text, str) else None
 
@@ -378,6 +379,8 @@ class DecisionEngine:
         """A plain line's redirections and path arguments, decided as the file accesses
         they are: the boundary (writes), reads outside the workspace (ask), and the deny
         and ask path rules of ``write_file``/``read_file``. Each with its rule's label."""
+        from .shell_files import file_accesses, file_request  # shell calls only
+
         found: list[tuple[Candidate, str | None]] = []
         if not (plain.redirects or plain.arguments):
             return found

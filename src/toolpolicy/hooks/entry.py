@@ -156,8 +156,12 @@ def run_hook(
         err.write(f"toolpolicy hook: could not decide: {message}\n")
         return EXIT_BLOCK
     if text:
-        out.write(text)
-        out.flush()
+        try:
+            out.write(text)
+            out.flush()
+        except OSError as exc:  # the agent closed its end: it did not get the answer
+            err.write(f"toolpolicy hook: could not write the answer: {exc.strerror or exc}\n")
+            return EXIT_BLOCK
     return EXIT_OK
 
 
