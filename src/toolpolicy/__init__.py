@@ -7,8 +7,6 @@ the runtime that asks responders, audits and runs the tools.
 
 from __future__ import annotations
 
-import importlib
-
 from ._version import __version__
 from .core.lean_typing import TYPE_CHECKING
 
@@ -102,7 +100,8 @@ def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'toolpolicy' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    # ``__import__``, not ``importlib``: importing importlib (and warnings) costs the hook
+    value = getattr(__import__(module, fromlist=[name]), name)
     globals()[name] = value
     return value
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
 
 from .adapter import AgentAdapter
@@ -26,9 +25,9 @@ class _Adapters(Mapping[str, AgentAdapter]):
 
     def __getitem__(self, name: str) -> AgentAdapter:
         module, attribute = _MODULES[name]
-        adapter: AgentAdapter = getattr(
-            importlib.import_module(f"{__package__}.{module}"), attribute
-        )
+        # ``__import__``, not ``importlib``, whose own import (and warnings') costs the hook
+        found = __import__(f"{__package__}.{module}", fromlist=[attribute])
+        adapter: AgentAdapter = getattr(found, attribute)
         return adapter
 
     def __contains__(self, name: object) -> bool:
