@@ -9,7 +9,8 @@ from typing import Any
 import click
 
 from ..core.errors import CallRejected
-from ..engine.explain import decision_json, explain
+from ..engine.explain import explain
+from .check_output import check_lines, rejected_lines
 from .errors import EXIT_FAILED, reports_errors
 from .formats import text_or_json
 from .selection import selection_from, selection_options
@@ -28,11 +29,8 @@ def _arguments(raw: str | None) -> str:
 
 
 def _rejected(exc: CallRejected, tool: str, fmt: str) -> click.exceptions.Exit:
-    if fmt == "json":
-        click.echo(json.dumps({"tool": tool, "error_code": exc.code, "result": exc.content}))
-    else:
-        click.echo(f"{exc.code}: the call fails before any permission check")
-        click.echo(f"tool result: {exc.content}")
+    for line in rejected_lines(exc, tool, fmt):
+        click.echo(line)
     return click.exceptions.Exit(EXIT_FAILED)
 
 
@@ -63,26 +61,8 @@ def check_cmd(tool: str, args_json: str | None, fmt: str, **kwargs: Any) -> None
         evaluation = policy.evaluate(tool, raw)
     except CallRejected as exc:
         raise _rejected(exc, tool, fmt) from None
-    decision = evaluation.effective
-    knobs = evaluation.knobs
-    if fmt == "json":
-        out = {
-            "tool": tool,
-            "arguments": json.loads(raw) if raw.strip() else {},
-            **decision_json(decision),
-            "preset": knobs.preset,
-            "sandbox": (decision.sandbox or knobs.sandbox).value,
-            "approval": knobs.approval.value,
-            "matched_rules": list(evaluation.matched_rules),
-        }
-        click.echo(json.dumps(out, ensure_ascii=False))
-        return
-    click.echo(f"{decision.behavior.label} ({decision.source}) - {decision.reason}")
-    click.echo(
-        f"preset {knobs.preset} (sandbox {knobs.sandbox.value}, approval {knobs.approval.value})"
-    )
-    if evaluation.matched_rules:
-        click.echo("matched rules: " + ", ".join(evaluation.matched_rules))
+    for line in check_lines(tool, raw, evaluation, fmt):
+        click.echo(line)
 
 
 @click.command("explain")

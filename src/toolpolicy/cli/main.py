@@ -16,20 +16,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["hook"]:
-        from ..hooks.entry import EXIT_BLOCK, run_hook
+        from ..hooks.entry import run_hook
 
-        code = run_hook(args[1:])
-        if argv is None:
-            # The process ends here: skip the interpreter's teardown (freeing every module
-            # and object one by one), a sixth of a warm hook call. The answer is flushed
-            # first, and the audit file and cache entry are already closed.
-            try:
-                sys.stdout.flush()
-                sys.stderr.flush()
-            except OSError:
-                code = EXIT_BLOCK  # the agent may not have read the answer: block
-            os._exit(code)
-        return code
+        return _ended(run_hook(args[1:]), argv)
     import signal  # not on the hook's path, which starts for every tool call
 
     if argv is None and hasattr(signal, "SIGPIPE"):
@@ -37,6 +26,12 @@ def main(argv: list[str] | None = None) -> int:
         # cat or grep: no "Broken pipe" message, no exit 2. Not for the hook, whose every
         # failure must be its own blocking exit code, nor in-process callers.
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if args[:1] == ["check"]:
+        from .plain_check import run_plain_check
+
+        checked = run_plain_check(args[1:])  # None: click's command parses and reports
+        if checked is not None:
+            return _ended(checked, argv)
     if args == ["--version"]:
         from .._version import __version__
 
@@ -45,6 +40,22 @@ def main(argv: list[str] | None = None) -> int:
     from .app import run_app
 
     return run_app(args)
+
+
+def _ended(code: int, argv: list[str] | None) -> int:
+    """``code``; for a process started as the console script (``argv`` is None), the process
+    ends here, skipping the interpreter's teardown (freeing every module and object one by
+    one: a sixth of a warm hook call). The output is flushed first; the hook's audit file and
+    the cache entries are already closed. Output that cannot be written exits 2: the hook's
+    agent may not have read its answer, which must then block."""
+    if argv is not None:
+        return code
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        code = 2
+    os._exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover
