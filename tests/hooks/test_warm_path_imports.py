@@ -5,8 +5,8 @@ Issue 14: the hook starts a process per tool call, so a read or a write decision
 for importing ``argparse`` (the installed flags are read plainly), ``typing`` (named tuples
 and protocols come from ``core.lean_typing``), ``shlex``, the apply-patch parser and the
 shell-line reader (shell events only), ``pathlib``, ``tempfile`` or ``pickle`` (the cache
-writes an entry only when it is cold, and reads it with the C unpickler), nor the adapters of
-the other agents. A shell event does load the shell-line reader: the control that the list
+writes an entry only when it is cold, and reads it with the C unpickler), ``hashlib`` (the
+OpenSSL binding: ``core.sha256`` is CPython's own), nor the adapters of the other agents. A shell event does load the shell-line reader: the control that the list
 names modules the hook really uses.
 """
 
@@ -38,6 +38,7 @@ OFF_THE_WARM_PATH = (
     "pathlib",
     "tempfile",
     "pickle",
+    "hashlib",
     *SHELL_PARSING,
     "toolpolicy.hooks.codex",
     "toolpolicy.hooks.gemini",

@@ -13,7 +13,6 @@ or failed write raises.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import threading
@@ -23,6 +22,7 @@ from collections.abc import Mapping
 from ..core.errors import AuditError, AuditFileError
 from ..core.lean_typing import TYPE_CHECKING
 from ..core.records import AuditRecord
+from ..core.sha256 import sha256
 from .audit_chain import EMPTY, ChainTail, chained_line, line_hash, read_tail
 from .terminal_text import visible
 
@@ -44,7 +44,7 @@ def canonical_json(value: Mapping[str, object]) -> str:
 
 def arguments_sha256(arguments: Mapping[str, object]) -> str:
     """The sha256 of the canonical JSON of ``arguments``."""
-    return hashlib.sha256(canonical_json(arguments).encode("utf-8")).hexdigest()
+    return sha256(canonical_json(arguments).encode("utf-8")).hexdigest()
 
 
 def utc_now() -> str:

@@ -9,11 +9,11 @@ keeps elsewhere to notice a truncated tail.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
 from ..core.lean_typing import NamedTuple
+from ..core.sha256 import sha256
 
 __all__ = ["ChainTail", "chained_line", "line_hash", "read_tail"]
 
@@ -34,7 +34,7 @@ EMPTY = ChainTail(None, 0, False)
 
 def line_hash(line: bytes) -> str:
     """The sha256 (hex) of one line's bytes, without its newline."""
-    return hashlib.sha256(line).hexdigest()
+    return sha256(line).hexdigest()
 
 
 def chained_line(tail: ChainTail, body: str) -> bytes:

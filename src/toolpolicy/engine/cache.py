@@ -22,7 +22,6 @@ the user and could edit the policy files themselves (see SECURITY.md).
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -35,6 +34,7 @@ from .._version import __version__
 from ..compile.capabilities import CapabilitySet
 from ..compile.source import SourceDocument
 from ..core.lean_typing import TYPE_CHECKING
+from ..core.sha256 import sha256
 from .builtin import BUILTIN_PROFILE_NAMES, layer_path
 from .selection import CompiledSources, PolicySources, compile_sources, gather_sources
 
@@ -126,7 +126,7 @@ def _cached(
     folder = os.fspath(directory) if directory is not None else cache_dir()
     full_key = {"format": _FORMAT, "version": __version__, "package": _PACKAGE, **key}
     canonical = json.dumps(full_key, sort_keys=True, separators=(",", ":")).encode()
-    entry = os.path.join(folder, hashlib.sha256(canonical).hexdigest()[:40] + ".entry")
+    entry = os.path.join(folder, sha256(canonical).hexdigest()[:40] + ".entry")
     found = _read(entry, full_key)
     if found is not None:
         value: T = found
@@ -139,7 +139,7 @@ def _cached(
 def _file_sha256(path: str) -> str | None:
     try:
         with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
+            return sha256(handle.read()).hexdigest()
     except OSError:
         return None
 
@@ -175,7 +175,7 @@ def _private_to_us(info: os.stat_result) -> bool:
 
 
 def _digest(body: bytes) -> bytes:
-    return hashlib.sha256(body).digest()
+    return sha256(body).digest()
 
 
 def _write(

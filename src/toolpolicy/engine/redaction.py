@@ -11,9 +11,10 @@ calls wrote the same text, nothing of the text itself.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
+
+from ..core.sha256 import sha256
 
 __all__ = ["REDACTED", "digest_text", "redacted_arguments"]
 
@@ -37,7 +38,7 @@ _CONTENT_KEYS = frozenset({"content", "oldstring", "newstring", "newsource"})
 
 def digest_text(text: str) -> str:
     """``<sha256:HEX, N chars>`` for a text that must not be recorded."""
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return f"<sha256:{digest}, {len(text)} chars>"
 
 

@@ -1,0 +1,108 @@
+"""``core.lean_typing`` and ``core.sha256``: what the hook uses instead of typing and hashlib.
+
+The run-time ``NamedTuple`` must build what ``typing.NamedTuple`` builds (fields, defaults,
+methods, pickling by name), and ``core.sha256`` must give ``hashlib``'s digests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import typing
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolpolicy.core.lean_typing import NamedTuple, Protocol
+from toolpolicy.core.sha256 import sha256
+
+
+class Point(NamedTuple):
+    """A point."""
+
+    x: int
+    y: int = 0
+    label: str = ""
+
+    @property
+    def norm(self) -> int:
+        return abs(self.x) + abs(self.y)
+
+    def moved(self, dx: int) -> Point:
+        return self._replace(x=self.x + dx)
+
+    @classmethod
+    def origin(cls) -> Point:
+        return cls(0)
+
+
+class TypingPoint(typing.NamedTuple):
+    x: int
+    y: int = 0
+    label: str = ""
+
+
+class Outer:
+    class Inner(NamedTuple):
+        value: int
+
+
+def test_a_lean_named_tuple_is_the_named_tuple_typing_builds() -> None:
+    point = Point(3, y=-4)
+    assert point == (3, -4, "") and point.norm == 7 and point.moved(1) == Point(4, -4)
+    assert Point.origin() == Point(0, 0, "")
+    assert Point._fields == TypingPoint._fields == ("x", "y", "label")
+    assert Point._field_defaults == TypingPoint._field_defaults == {"y": 0, "label": ""}
+    assert (Point.__doc__, Point.__module__, Point.__qualname__) == ("A point.", __name__, "Point")
+    assert Point.__mro__[1:] == TypingPoint.__mro__[1:] == (tuple, object)
+    assert repr(point) == "Point(x=3, y=-4, label='')"
+    assert point._asdict() == TypingPoint(3, -4)._asdict()
+    with pytest.raises(AttributeError):
+        point.x = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+
+
+def test_a_lean_named_tuple_pickles_by_name_even_nested() -> None:
+    assert Outer.Inner.__qualname__ == "Outer.Inner"
+    for value in (Point(1, 2, "a"), Outer.Inner(5)):
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert type(pickle.loads(pickle.dumps(value))) is type(value)
+
+
+def test_what_typing_refuses_is_refused() -> None:
+    with pytest.raises(TypeError, match="cannot follow default"):
+
+        class Bad(NamedTuple):
+            a: int = 0
+            b: int  # type: ignore[misc]
+
+    with pytest.raises(AttributeError, match="Cannot overwrite NamedTuple attribute _replace"):
+
+        class Replacing(NamedTuple):
+            a: int
+
+            def _replace(self) -> None:  # type: ignore[override]
+                pass
+
+    with pytest.raises(TypeError, match="as a class"):
+        NamedTuple("Functional", [("a", int)])
+
+
+def test_a_lean_protocol_is_a_plain_base() -> None:
+    class Speaker(Protocol):
+        def speak(self) -> str: ...
+
+    class Dog(Speaker):
+        def speak(self) -> str:
+            return "woof"
+
+    assert Dog().speak() == "woof"
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.binary(max_size=5000))
+def test_core_sha256_gives_hashlibs_digests(data: bytes) -> None:
+    assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    assert sha256(data).digest() == hashlib.sha256(data).digest()
