@@ -197,7 +197,15 @@ def test_another_version_or_package_path_misses_the_cache(setup: Setup, tmp_path
     assert len(moved - here) == 2 and here < moved  # another package path: new entries
     version = copy / "toolpolicy" / "_version.py"
     version.write_text(version.read_text().replace(toolpolicy.__version__, "999.0.0"))
-    assert len(run_copy() - moved) == 2  # another version: new entries again
+    versioned = run_copy()
+    assert len(versioned - moved) == 2  # another version: new entries again
+    # the same version, the compiler's code changed (a development install): rebuilt
+    stamps = {p.name: p.stat().st_mtime_ns for p in setup.cache.iterdir()}
+    with open(copy / "toolpolicy" / "compile" / "commands.py", "a") as code_file:
+        code_file.write("# changed\n")
+    assert run_copy() == versioned
+    rewritten = {n for n, t in stamps.items() if (setup.cache / n).stat().st_mtime_ns != t}
+    assert rewritten  # the compiled entry, at least, was built again
 
 
 def _entry(setup: Setup) -> Path:
@@ -275,8 +283,13 @@ def test_an_entry_naming_a_callable_is_rebuilt_and_nothing_runs(
     entry = _entry(setup)
     original = entry.read_bytes()
     marker = tmp_path / "ran"
-    key, files, _ = pickle.loads(original.split(b"\n", 1)[1][32:])
-    _forge(entry, pickle.dumps((key, files, _Runs(str(marker))), protocol=5))
-    assert setup.read_env(setup.compiled()) == ("deny", "Secrets stay closed")
-    assert not marker.exists()
+    key, files, code, _ = pickle.loads(original.split(b"\n", 1)[1][32:])
+    runs = _Runs(str(marker))
+    for forged in (
+        (key, files, code, pickle.dumps(runs, protocol=5)),  # in the value
+        (key, files, code, runs),  # around it
+    ):
+        _forge(entry, pickle.dumps(forged, protocol=5))
+        assert setup.read_env(setup.compiled()) == ("deny", "Secrets stay closed")
+        assert not marker.exists()
     assert _lazy(setup.compiled())  # rewritten: read from the cache again

@@ -1,13 +1,14 @@
 """What a non-shell Claude Code event loads on the warm path: no argparse, typing, shell
-parsing, pathlib, tempfile or pickle.
+parsing, pathlib, tempfile, pickle or hashlib.
 
 Issue 14: the hook starts a process per tool call, so a read or a write decision must not pay
 for importing ``argparse`` (the installed flags are read plainly), ``typing`` (named tuples
 and protocols come from ``core.lean_typing``), ``shlex``, the apply-patch parser and the
 shell-line reader (shell events only), ``pathlib``, ``tempfile`` or ``pickle`` (the cache
 writes an entry only when it is cold, and reads it with the C unpickler), ``hashlib`` (the
-OpenSSL binding: ``core.sha256`` is CPython's own), nor the adapters of the other agents. A shell event does load the shell-line reader: the control that the list
-names modules the hook really uses.
+OpenSSL binding: ``core.sha256`` is CPython's own), nor the adapters of the other agents. A
+shell event does load the shell-line reader: the control that the list names modules the hook
+really uses.
 """
 
 from __future__ import annotations

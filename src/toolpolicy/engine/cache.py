@@ -7,9 +7,12 @@ index, and the preset table in declaration order. The hook and ``toolpolicy chec
 compiled entry, so a warm call neither validates nor compiles, whatever the number of rules.
 
 An entry is used only when its own checksum is intact, its key (format, toolpolicy version,
-package path, profile, policy and preset-table paths) is the one asked for, and the sha256 of
-every file it was built from still matches; anything else — a stale, corrupt, truncated,
-unreadable or foreign entry — is ignored, the policy is built again, and the entry rewritten.
+package path, profile, policy and preset-table paths) is the one asked for, the sha256 of
+every file it was built from still matches, and the code that built it has not changed (the
+modification time and size of the core and compile modules and of every module its types
+come from: a development install keeps its version while its code changes); anything else — a
+stale, corrupt, truncated, unreadable or foreign entry — is ignored, the policy is built
+again, and the entry rewritten.
 The workspace and the knobs are not part of an entry: they are applied on each call.
 
 The format is a pickle, read by an unpickler that resolves nothing but toolpolicy's own value
@@ -26,7 +29,8 @@ import io
 import json
 import os
 import re  # already loaded: json and the console script import it
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum
 from types import MappingProxyType
 
@@ -157,16 +161,34 @@ def _read(entry: str, key: Mapping[str, Any]) -> Any:
         body = data[header:]
         if data[: len(_MAGIC)] != _MAGIC or data[len(_MAGIC) : header] != _digest(body):
             return None
-        found_key, files, value = _ValuesOnly(io.BytesIO(body)).load()
-        if found_key != key:
+        found_key, files, code, value = _ValuesOnly(body).load()
+        if found_key != key or _code_stamp(name for name, *_ in code) != code:
             return None
         for path, sha in files:
             if _file_sha256(path) != sha:
                 return None
-        return value
+        return _ValuesOnly(value).load()
     except Exception:
         # Missing, unreadable, truncated, corrupt, foreign or from another format: rebuilt.
         return None
+
+
+def _code_stamp(modules: Iterable[str]) -> list[tuple[str, int, int]]:
+    """Each module's name, and its source file's modification time and size (``-1``, ``-1``
+    for a module without one, which then never matches)."""
+    stamp = []
+    for name in modules:
+        base = os.path.join(_PACKAGE, *name.split(".")[1:])
+        for path in (base + ".py", os.path.join(base, "__init__.py")):
+            try:
+                info = os.stat(path)
+            except OSError:
+                continue
+            stamp.append((name, info.st_mtime_ns, info.st_size))
+            break
+        else:
+            stamp.append((name, -1, -1))
+    return stamp
 
 
 def _private_to_us(info: os.stat_result) -> bool:
@@ -193,12 +215,20 @@ def _write(
 
     buffer = io.BytesIO()
     try:
-        _pickler(pickle.Pickler)(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(
-            (dict(key), files, value)
-        )
-    except (pickle.PicklingError, TypeError, AttributeError):
+        _pickler(pickle.Pickler)(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        reader = _ValuesOnly(buffer.getvalue())
+        reader.load()  # what a warm call will read, and the modules it names
+    except (pickle.PicklingError, UnpicklingError, TypeError, AttributeError):
         return  # a value this format cannot hold is rebuilt on every call instead
-    body = buffer.getvalue()
+    # The code the value was built by and is read with: the modules it names, the core and
+    # compile layers. A development install keeps its version while this code changes.
+    built_by = reader.modules | {
+        name for name in sys.modules if name.startswith(("toolpolicy.core.", "toolpolicy.compile."))
+    }
+    body = pickle.dumps(
+        (dict(key), files, _code_stamp(sorted(built_by)), buffer.getvalue()),
+        protocol=pickle.HIGHEST_PROTOCOL,
+    )
     folder = os.path.dirname(entry)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -272,11 +302,17 @@ _REBUILDERS: Mapping[tuple[str, str], object] = {
 
 
 class _ValuesOnly(Unpickler):
-    """Resolves toolpolicy's value types and this module's rebuilders, nothing else."""
+    """Resolves toolpolicy's value types and this module's rebuilders, nothing else; records
+    the modules they come from."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(io.BytesIO(data))
+        self.modules: set[str] = set()
 
     def find_class(self, module: str, name: str) -> Any:
         rebuilder = _REBUILDERS.get((module, name))
         if rebuilder is not None:
+            self.modules.add(module)
             return rebuilder
         if module.startswith("toolpolicy.") and "." not in name:
             found = getattr(__import__(module, fromlist=[name]), name, None)
@@ -285,5 +321,6 @@ class _ValuesOnly(Unpickler):
                 and (issubclass(found, (tuple, Enum)) or found is CapabilitySet)
                 and not issubclass(found, BaseException)
             ):
+                self.modules.add(module)
                 return found
         raise UnpicklingError(f"{module}.{name} is not a toolpolicy value type")
