@@ -1,7 +1,8 @@
 """The console entry point.
 
-Kept free of click at import time so that the hook path can answer before the heavier
-dependencies load; everything else goes to the click application in ``app``.
+Kept free of click at import time so that the hook, and ``check`` in its plain spellings
+(``cli.plain_check``), answer before the heavier dependencies load; everything else goes to
+the click application in ``app``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """``toolpolicy hook AGENT``: the fast path started for every single hook event.
 
-Nothing here imports click, YAML, pydantic or jsonschema when the compiled-policy cache is
+Nothing here imports click, YAML, pydantic, jsonschema or ``typing`` when the policy cache is
 warm: the flags are read by ``hook_args`` (argparse only for help, errors and unusual
-spellings), the sources come from the cache, the decision path is standard library only.
+spellings), the compiled policy comes from the cache (neither validated nor compiled again),
+the decision path is standard library only.
 Every failure exits 2 with one line on stderr — Claude Code, Codex CLI and Gemini CLI treat
 exit 2 with a reason on stderr as "block", Copilot CLI any non-zero exit — so an error is never
 an allow. ``toolpolicy hook install AGENT`` is answered here too (``hooks.install``).
