@@ -259,6 +259,16 @@ def test_an_entry_others_could_write_is_not_read(setup: Setup) -> None:
     assert setup.read_env(setup.compiled()) == ("deny", "Secrets stay closed")
 
 
+def test_a_shared_sticky_folder_is_neither_narrowed_nor_used(setup: Setup, tmp_path: Path) -> None:
+    shared = tmp_path / "shared"  # as /tmp is: sticky, writable by everyone
+    shared.mkdir()
+    shared.chmod(0o1777)
+    found = load_compiled("P03", [str(setup.policy)], None, directory=shared)
+    assert setup.read_env(found) == ("deny", "Secrets stay closed")
+    assert shared.stat().st_mode & 0o7777 == 0o1777
+    assert list(shared.iterdir()) == []
+
+
 @pytest.mark.skipif(os.getuid() != 0, reason="giving a file to another user needs root")
 def test_an_entry_owned_by_another_user_is_not_read(setup: Setup) -> None:
     setup.compiled()

@@ -232,7 +232,8 @@ def _write(
     folder = os.path.dirname(entry)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        _private(folder)
+        if not _private(folder):
+            return
         fd, temp = tempfile.mkstemp(prefix=".entry-", dir=folder)
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -245,11 +246,15 @@ def _write(
         pass  # a cache that cannot be written only costs speed
 
 
-def _private(folder: str) -> None:
-    """Narrow ``folder`` to ``0700`` when it is ours and open to others."""
+def _private(folder: str) -> bool:
+    """Narrow ``folder`` to ``0700`` when it is ours and open to others; False for a shared
+    folder (sticky, as ``/tmp`` is, or another user's), which is left as it is, unused."""
     info = os.stat(folder)
-    if info.st_uid == os.getuid() and info.st_mode & 0o077:
+    if info.st_uid != os.getuid() or info.st_mode & 0o1000:
+        return False
+    if info.st_mode & 0o077:
         os.chmod(folder, 0o700)
+    return True
 
 
 def _pickler(base: type[Any]) -> type[Any]:
