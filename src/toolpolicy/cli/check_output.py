@@ -22,12 +22,10 @@ def check_lines(tool: str, raw: str, evaluation: Evaluation, fmt: str) -> list[s
     decision = evaluation.effective
     knobs = evaluation.knobs
     if fmt == "json":
-        from ..engine.explain import decision_json
-
         out = {
             "tool": tool,
             "arguments": json.loads(raw) if raw.strip() else {},
-            **decision_json(decision),
+            **decision.to_json(),
             "preset": knobs.preset,
             "sandbox": (decision.sandbox or knobs.sandbox).value,
             "approval": knobs.approval.value,

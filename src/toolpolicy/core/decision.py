@@ -48,6 +48,13 @@ class Decision(_DecisionFields):
         """True only for a final allow."""
         return self.behavior is Behavior.ALLOW
 
+    def to_json(self) -> dict[str, str]:
+        """The decision as JSON: behavior, source, reason, and the sandbox when set."""
+        out = {"behavior": self.behavior.label, "source": self.source, "reason": self.reason}
+        if self.sandbox is not None:
+            out["sandbox"] = self.sandbox.value
+        return out
+
     def to_tool_result(self) -> ToolResult:
         """The ``permission_denied`` result for a final deny; any other behavior is a bug."""
         if self.behavior is not Behavior.DENY:

@@ -28,7 +28,7 @@ class Step:
         """``{"step", "detail", "behavior", "source", "reason"}``."""
         out: dict[str, Any] = {"step": self.step, "detail": self.detail}
         if self.decision is not None:
-            out.update(decision_json(self.decision))
+            out.update(self.decision.to_json())
         return out
 
 
@@ -45,25 +45,13 @@ class Explanation:
         return {
             "tool": self.tool,
             "steps": [s.to_json() for s in self.steps],
-            "decision": decision_json(self.decision),
+            "decision": self.decision.to_json(),
         }
 
     def lines(self) -> list[str]:
         """Numbered text lines."""
         width = max(len(s.step) for s in self.steps)
         return [f"{i:>2}. {s.step:<{width}}  {s.detail}" for i, s in enumerate(self.steps, 1)]
-
-
-def decision_json(decision: Decision) -> dict[str, Any]:
-    """A decision as JSON."""
-    out: dict[str, Any] = {
-        "behavior": decision.behavior.label,
-        "source": decision.source,
-        "reason": decision.reason,
-    }
-    if decision.sandbox is not None:
-        out["sandbox"] = decision.sandbox.value
-    return out
 
 
 def _says(decision: Decision | None) -> str:
