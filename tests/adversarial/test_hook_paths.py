@@ -92,11 +92,20 @@ def test_the_engine_closes_absolute_and_home_paths_for_any_caller(
         (str(home / ".ssh" / "id_rsa"), "Keys stay home"),
         (str(secret), "Closed"),
         (f"{tmp_path}/ws/../secret.txt", "Closed"),
-        ("alias", "Closed"),  # the resolved target is what the rule names
     ):
         decision = policy.check("read_file", {"path": path})
         assert (decision.behavior.label, decision.reason) == ("deny", reason), path
     assert policy.check("read_file", {"path": "notes.txt"}).behavior.label == "allow"
+    # In-process the engine decides on the text ("alias" names nothing closed); the read
+    # tool opens beneath the workspace and refuses the link that leads out of it.
+    from doubles import MemorySink
+
+    from toolpolicy.engine.approval import ApprovalService
+    from toolpolicy.tools.registry import ToolCall, ToolContext
+
+    gate = policy.gate(approval=ApprovalService(), audit=[MemorySink()])
+    result = gate.handle(ToolCall("c", "read_file", {"path": "alias"}), ToolContext(str(ws), "c"))
+    assert result.content == "Error [path_escape]: Path escapes the workspace: alias"
 
 
 @pytest.mark.parametrize("path", ["//tmp-nowhere/x", "/tmp-nowhere/x", "../tmp-nowhere/x"])

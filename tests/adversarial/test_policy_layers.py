@@ -83,6 +83,15 @@ answers = st.sampled_from(
     ]
 )
 
+# Paths whose text leaves the workspace: the boundary denies them before anyone is asked.
+TEXT_ESCAPES = frozenset(
+    {
+        "../escape.txt",
+        "a/../../escape.txt",
+        "{base}/outside/new.txt",
+        "up_and_back/../../outside/new.txt",
+    }
+)
 OUTSIDE_WRITES = [
     "../escape.txt",
     "a/../../escape.txt",
@@ -148,10 +157,15 @@ def test_no_rule_knob_or_answer_runs_a_write_outside_the_workspace(
         else {"path": path, "old_string": "a", "new_string": "PWNED"}
     )
     result = gate.handle(ToolCall("c", tool, arguments), ToolContext(str(trap.ws), "c"))
-    assert result.error_code == "permission_denied"
-    assert tools.calls == []
-    assert responder.requests == []
     assert trap.outside_state() == before
+    if target in TEXT_ESCAPES:
+        assert result.error_code == "permission_denied"
+        assert tools.calls == []
+        assert responder.requests == []
+    else:
+        # Inside on its text, outside through a link: the engine decided on the text, the
+        # file tool refuses the link out of the workspace at the open.
+        assert result.error_code in ("permission_denied", "path_escape")
 
 
 INSIDE_CALLS: list[tuple[str, dict[str, object]]] = [

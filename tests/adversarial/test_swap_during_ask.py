@@ -176,11 +176,18 @@ def test_an_ask_on_a_path_the_human_was_not_asked_about_is_refused_without_askin
 
 
 @pytest.mark.usefixtures("resolution")
-def test_a_link_that_was_there_when_the_human_decided_still_works(ws: Path) -> None:
-    # The decision resolved docs/notes.txt to src/notes.txt and asked about both.
+def test_a_link_to_an_asked_path_is_refused_at_the_open_and_the_real_path_asks(
+    ws: Path,
+) -> None:
+    # The engine decides on the text: docs/notes.txt names no asked path, so nobody is
+    # asked; the open finds src/notes.txt behind the link, which nobody approved.
     (ws / "docs").symlink_to("src")
     approver = SwappingApprover(lambda: None)
     result = _handle(ws, approver, "read_file", {"path": "docs/notes.txt"})
+    assert approver.requests == []
+    assert result.content == f"{ELSEWHERE}: src/notes.txt"
+    # The model calls again with the real path: the human is asked, and says yes.
+    result = _handle(ws, approver, "read_file", {"path": "src/notes.txt"})
     assert len(approver.requests) == 1
     assert result.content == "notes\n"
 

@@ -287,10 +287,30 @@ def test_writes_outside_or_to_unsafe_paths_are_hard_denied(ws: Workspace, path: 
         )
 
 
-def test_a_symlink_escape_is_a_hard_deny(ws: Workspace) -> None:
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("write_file", {"path": "link/x.txt", "content": "x"}),
+        ("edit_file", {"path": "link/o.txt", "old_string": "outside", "new_string": "x"}),
+        ("read_file", {"path": "link/o.txt"}),
+    ],
+)
+def test_a_symlink_escape_is_refused_at_the_open_even_after_a_yes(
+    ws: Workspace, tool: str, arguments: dict[str, object]
+) -> None:
+    # The engine decides on the path's text; the file tool opens beneath the workspace and
+    # refuses the link out of it, whatever the decision and the human said.
     (ws.root / "link").symlink_to(ws.outside, target_is_directory=True)
-    decision = load(workspace=ws.root).check("write_file", {"path": "link/x.txt", "content": "x"})
-    assert (decision.behavior, decision.source) == (Behavior.DENY, "workspace-boundary")
+    (ws.outside / "o.txt").write_text("outside")
+    sink = MemorySink()
+    gate = load(workspace=ws.root, preset="danger-full-access", approval="ask").gate(
+        approval=ApprovalService([ScriptedResponder([ALLOW])]), audit=[sink]
+    )
+    result = gate.handle(ToolCall("c", tool, arguments), ToolContext(str(ws.root), "c"))
+    assert result.content == f"Error [path_escape]: Path escapes the workspace: {arguments['path']}"
+    assert not (ws.outside / "x.txt").exists()
+    assert (ws.outside / "o.txt").read_text() == "outside"
+    assert (sink.records[-1].behavior, sink.records[-1].source) == ("deny", "open-check")
 
 
 def test_no_rule_can_relax_the_boundary(ws: Workspace) -> None:

@@ -56,7 +56,7 @@ def test_a_write_into_git_is_denied_before_anyone_is_asked(ws: Workspace, path: 
     assert not (ws.root / ".git" / "hooks" / "pre-commit").exists()
 
 
-@pytest.mark.parametrize("spelling", ["team.yaml", "./team.yaml", "sub/../team.yaml", "link.yaml"])
+@pytest.mark.parametrize("spelling", ["team.yaml", "./team.yaml", "sub/../team.yaml"])
 def test_the_policy_file_in_use_cannot_be_rewritten_by_the_file_tools(
     ws: Workspace, spelling: str
 ) -> None:
@@ -76,6 +76,28 @@ def test_the_policy_file_in_use_cannot_be_rewritten_by_the_file_tools(
     assert result.content == "Error [permission_denied]: Policy files in use cannot be written"
     assert responder.requests == []
     assert policy_file.read_text() == POLICY
+
+
+def test_a_link_to_the_policy_file_is_refused_at_the_open_even_after_a_yes(
+    ws: Workspace,
+) -> None:
+    # The engine decides on the path's text, "link.yaml": a write that asks. The yes lets
+    # the tool open it, and the open finds the policy file behind the link and refuses.
+    policy_file = _policy_in(ws)
+    (ws.root / "link.yaml").symlink_to(policy_file)
+    sink = MemorySink()
+    gate = load(workspace=ws.root, policies=[policy_file]).gate(
+        approval=ApprovalService([ScriptedResponder([ALLOW])]),
+        audit=[sink],
+        registry=builtin_registry().snapshot(),
+    )
+    result = gate.handle(
+        ToolCall("c", "edit_file", {"path": "link.yaml", "old_string": "deny", "new_string": "x"}),
+        ToolContext(str(ws.root), "c"),
+    )
+    assert result.content == "Error [permission_denied]: Policy files in use cannot be written"
+    assert policy_file.read_text() == POLICY
+    assert (sink.records[-1].behavior, sink.records[-1].source) == ("deny", "open-check")
 
 
 @pytest.mark.parametrize("path", ["secret\\new.txt", "secret/\x85new.txt", "./secret//new.txt"])

@@ -65,6 +65,10 @@ class PathBoundary(Protocol):
         """The workspace-relative path of the resolved target, ``None`` when outside."""
         ...
 
+    def absolute_target(self, path: str) -> str:
+        """The absolute ``path`` as this boundary resolves it (on its text, or on the disk)."""
+        ...
+
 
 @runtime_checkable
 class PathGuard(Protocol):

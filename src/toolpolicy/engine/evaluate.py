@@ -18,7 +18,7 @@ from ..core.errors import WorkspacePathError
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
 from ..tools.protected import FIXED_PROTECTED, ProtectedSet
-from ..tools.workspace import normalized_path
+from ..tools.workspace import LexicalBoundary, normalized_path
 from .knobs import KnobState
 from .participants import (
     boundary_candidate,
@@ -144,7 +144,7 @@ class Evaluation(NamedTuple):
 class DecisionEngine:
     """A compiled policy bound to a workspace boundary."""
 
-    __slots__ = ("_boundary", "_enforces", "_policy", "_protected", "_static")
+    __slots__ = ("_boundary", "_enforces", "_lexical", "_policy", "_protected", "_static")
 
     def __init__(
         self,
@@ -158,6 +158,7 @@ class DecisionEngine:
         self._boundary = boundary
         self._enforces = enforces
         self._protected = protected
+        self._lexical = isinstance(boundary, LexicalBoundary)
         # Evaluations that cannot depend on the arguments (no write, no escalation, no rule
         # that looks at paths or commands), by (tool, effect, knobs): a read is one lookup.
         self._static: dict[tuple[str, Effect, KnobState], Evaluation] = {}
@@ -208,6 +209,25 @@ class DecisionEngine:
                 self._static.clear()
             self._static[key] = found
         return found
+
+    def text_only(self, request: PermissionRequest, evaluation: Evaluation) -> bool:
+        """True when ``evaluation`` depended on nothing but the call's text and the knobs
+        (so it may be remembered by them): no file system (a physical boundary, a glob the
+        shell would expand) and no environment (``~``, the home folder of absolute rules)."""
+        if not self._lexical:
+            return False
+        path = request.path
+        if path is not None and path.startswith("/"):
+            return False
+        if path is not None and self._enforces:
+            if self._policy.rule_index.rules_for(request.definition.name).has_outside_paths:
+                return False
+        command = evaluation.command
+        plain = command.plain if command is not None else None
+        if plain is None:
+            return True
+        named = (*plain.arguments, *(r.target for r in plain.redirects))
+        return not any("*" in p or "?" in p or p.startswith("~") for p in named)
 
     def _evaluate(
         self,
@@ -330,16 +350,15 @@ class DecisionEngine:
 
         A relative path gets the same normalization the file tools use: a rule sees the path
         the handler would open, whatever separators or dots the model wrote. An absolute path
-        (an agent's tool opens it as given) is resolved the way the kernel reads it; where it
-        lands inside the workspace, workspace rules see it too.
+        is resolved as the boundary resolves paths (its text in-process, where the handler
+        enforces at the open; the disk for the hook); where it lands inside the workspace,
+        workspace rules see it too.
         """
-        root = self._boundary.root
+        boundary = self._boundary
+        root = boundary.root
         if raw_path.startswith("/"):
             lexical = "/" + os.path.normpath(raw_path).lstrip("/")
-            try:
-                real = os.path.realpath(raw_path)
-            except (OSError, ValueError):
-                real = lexical
+            real = boundary.absolute_target(raw_path)
             target = _inside(root, real)
             path = _inside(root, lexical)
             return (path if path is not None else target), target, _spellings(lexical, real)
@@ -348,7 +367,7 @@ class DecisionEngine:
         except WorkspacePathError:
             return None, None, ()
         try:
-            target = resolved or self._boundary.target_relative(raw_path)
+            target = resolved or boundary.target_relative(raw_path)
         except Exception:
             target = None
         if not outside_rules:
@@ -357,10 +376,7 @@ class DecisionEngine:
         if target is not None:
             real = os.path.join(root, target) if target else root
         else:
-            try:
-                real = os.path.realpath(os.path.join(root, raw_path))
-            except (OSError, ValueError):
-                real = lexical
+            real = boundary.absolute_target(os.path.join(root, raw_path))
         return path, target, _spellings(lexical, real)
 
     @staticmethod

@@ -31,6 +31,9 @@ EVALUATION_FAILED = tool_error("permission_evaluation_error", "Permission evalua
 DENIED_CODE = "permission_denied"
 # The source of a refusal made by a file tool at the open (see ``tools/opened.py``).
 OPEN_CHECK = "open-check"
+# What a file tool answers when it refuses at the open: a rule or the protected set, or a
+# path whose text stayed inside but whose symlinks lead out (the engine decides on text).
+_REFUSED_AT_OPEN = frozenset({DENIED_CODE, "path_escape"})
 
 
 class GateDecision(NamedTuple):
@@ -146,7 +149,7 @@ class Gate:
                 decided=final.evaluation.paths,
             ),
         )
-        if result.error_code == DENIED_CODE:
+        if result.error_code in _REFUSED_AT_OPEN:
             self._record_refusal(request, final, result)
         return result
 
@@ -156,7 +159,7 @@ class Gate:
         """The handler refused at the open what the decision allowed: that refusal is the
         call's final word, so it is audited too. Nothing ran, so a failing sink changes
         nothing the caller gets."""
-        reason = result.content.removeprefix(f"Error [{DENIED_CODE}]: ")
+        reason = result.content.removeprefix(f"Error [{result.error_code}]: ")
         refusal = final._replace(decision=Decision(Behavior.DENY, reason, OPEN_CHECK))
         with contextlib.suppress(Exception):
             self._record(request, refusal)

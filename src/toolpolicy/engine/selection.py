@@ -8,7 +8,7 @@ asks responders, audits and runs handlers.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
 from ..compile.source import SourceDocument
@@ -19,7 +19,7 @@ from ..core.vocabulary import ApprovalPolicy, SandboxMode
 from ..tools.definitions import builtin_definitions
 from ..tools.protected import ProtectedSet
 from ..tools.registry import ToolCall, ToolContext, ToolSnapshot
-from ..tools.workspace import WorkspaceBoundary
+from ..tools.workspace import LexicalBoundary, WorkspaceBoundary
 from .builtin import (
     BUILTIN_PROFILE_NAMES,
     adopt_builtin_source,
@@ -56,8 +56,24 @@ __all__ = [
 PathLike = str | os.PathLike[str]
 
 
-class ToolPolicy(NamedTuple):
-    """A compiled selection: profile, layered rules, preset table, knobs and workspace."""
+class ToolPolicy:
+    """A compiled selection: profile, layered rules, preset table, knobs and workspace.
+
+    Immutable: ``with_knobs`` returns a new selection. ``check`` keeps a memo of the
+    decisions it made on a call's text (tool name and arguments); the selection fixes the
+    rules, the workspace and the knobs, so another selection never sees this one's memo.
+    """
+
+    __slots__ = (
+        "_memo",
+        "compiled",
+        "engine",
+        "knob_events",
+        "knobs",
+        "presets",
+        "tools",
+        "workspace",
+    )
 
     compiled: CompiledPolicy
     presets: PresetTable
@@ -66,6 +82,38 @@ class ToolPolicy(NamedTuple):
     workspace: str
     engine: DecisionEngine
     tools: ToolSnapshot
+    _memo: dict[object, Decision]
+
+    def __init__(
+        self,
+        compiled: CompiledPolicy,
+        presets: PresetTable,
+        knob_events: tuple[SessionEvent, ...],
+        knobs: KnobState,
+        workspace: str,
+        engine: DecisionEngine,
+        tools: ToolSnapshot,
+    ) -> None:
+        for name, value in (
+            ("compiled", compiled),
+            ("presets", presets),
+            ("knob_events", knob_events),
+            ("knobs", knobs),
+            ("workspace", workspace),
+            ("engine", engine),
+            ("tools", tools),
+            ("_memo", {}),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("ToolPolicy is immutable")
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolPolicy(profile={self.profile.name!r}, rules={len(self.compiled.rules)}, "
+            f"preset={self.knobs.preset!r}, workspace={self.workspace!r})"
+        )
 
     @property
     def profile(self) -> CompiledProfile:
@@ -87,7 +135,15 @@ class ToolPolicy(NamedTuple):
             knobs.set_sandbox(sandbox)
         if approval is not None:
             knobs.set_approval(approval)
-        return self._replace(knob_events=knobs.log.events, knobs=knobs.state)
+        return ToolPolicy(
+            self.compiled,
+            self.presets,
+            knobs.log.events,
+            knobs.state,
+            self.workspace,
+            self.engine,
+            self.tools,
+        )
 
     def request(
         self, tool: str, arguments: Mapping[str, object] | str | None = None, call_id: str = "check"
@@ -117,8 +173,26 @@ class ToolPolicy(NamedTuple):
         arguments: Mapping[str, object] | str | None = None,
         recommendations: Sequence[Decision] = (),
     ) -> Decision:
-        """The effective decision, asking no one: ask stays ask (``never`` makes it deny)."""
-        return self.evaluate(tool, arguments, recommendations).effective
+        """The effective decision, asking no one: ask stays ask (``never`` makes it deny).
+
+        A call decided on its text alone is remembered by its text: the same tool and
+        arguments (same types, same order) get the same decision without preparing them
+        again. A call that fails preparation is never remembered, so it raises every time.
+        """
+        key = None if recommendations else _memo_key(tool, arguments)
+        if key is not None:
+            found = self._memo.get(key)
+            if found is not None:
+                return found
+        request = self.request(tool, arguments)
+        evaluation = self.engine.evaluate(request, self.knobs, recommendations)
+        decision = evaluation.effective
+        if key is not None and self.engine.text_only(request, evaluation):
+            memo = self._memo
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = decision
+        return decision
 
     def gate(
         self,
@@ -167,6 +241,41 @@ class ToolPolicy(NamedTuple):
 
         real = builtin_registry().snapshot()
         return ToolSnapshot(d for n in self.tools.names if (d := real.get(n)) is not None)
+
+
+_MEMO_LIMIT = 4096
+
+
+def _memo_key(tool: str, arguments: Mapping[str, object] | str | None) -> object | None:
+    """The text of a call as a memo key, or ``None`` when it has no cheap exact one.
+
+    A JSON string is its own key. A dict gives its items, each ``bool`` or ``int`` value
+    with its type beside it (``True == 1``, yet only one of them is a valid flag); any other
+    value type (a ``str`` subclass, a list, a float) has no key, and the call is prepared
+    and validated as usual.
+    """
+    if arguments.__class__ is dict:
+        items = arguments.items()  # type: ignore[union-attr]
+        for value in arguments.values():  # type: ignore[union-attr]
+            if value.__class__ is not str:
+                return _typed_key(tool, items)
+        return (tool, *items)
+    if arguments.__class__ is str:
+        return (tool, arguments)
+    return None
+
+
+def _typed_key(tool: str, items: Iterable[tuple[str, object]]) -> object | None:
+    key: list[object] = [tool]
+    for name, value in items:
+        kind = value.__class__
+        if kind is str:
+            key.append((name, value))
+        elif kind is bool or kind is int:
+            key.append((name, (kind, value)))
+        else:
+            return None
+    return tuple(key)
 
 
 class PolicySources(NamedTuple):
@@ -277,9 +386,11 @@ def assemble(
     """Compile validated sources (unless given compiled) and set the knobs; no YAML,
     pydantic or jsonschema here.
 
-    ``enforce_boundary`` installs the workspace boundary and the rules whatever the profile:
-    the hook needs it, because there the agent's own tools run the call, not our handlers
-    with their own path checks.
+    ``enforce_boundary`` installs the workspace boundary and the rules whatever the profile,
+    and resolves paths physically (symlinks followed) before deciding: the hook needs it,
+    because there the agent's own tools run the call, not our handlers with their own path
+    checks. Otherwise the engine decides on the path's text (``LexicalBoundary``) and the
+    file tools enforce at the open.
 
     The protected set (``ProtectedSet``) is computed here, once per selection, from every
     document in use (profile, layers, preset table) that lies inside the workspace; the
@@ -293,7 +404,7 @@ def assemble(
     root = os.fspath(workspace)
     if not os.path.isdir(root):
         raise ConfigurationError(f"workspace is not a directory: {root}")
-    boundary = WorkspaceBoundary(root)
+    boundary = WorkspaceBoundary(root) if enforce_boundary else LexicalBoundary(root)
     enforces = enforce_boundary or base.capabilities.has("policy") or found.layered
     tools = ToolSnapshot(d for d in builtin_definitions() if d.name in base.tools)
     return ToolPolicy(

@@ -1,4 +1,10 @@
-"""``WorkspaceBoundary``: resolve a model-supplied path inside the workspace, or refuse it.
+"""Workspace boundaries: where a model-supplied path lands, on its text or on the disk.
+
+``LexicalBoundary`` is what the in-process engine decides with: the path's text only, no
+syscall, so a decision is cheap and cacheable; the file tools enforce at the open what the
+text did not show (a symlink out of the workspace, see ``tools/beneath.py``).
+``WorkspaceBoundary`` resolves a path physically: the file tools' portable fallback and the
+hook (which has no handler to enforce at the open) use it.
 
 The checks run cheapest first: lexical rules on the string (relative only, no drive letters,
 no UNC, no reserved Windows device names, no illegal characters, no climbing above the root
@@ -22,6 +28,7 @@ from ..core.errors import WorkspacePathError
 __all__ = [
     "MAX_COMPONENT_BYTES",
     "MAX_PATH_BYTES",
+    "LexicalBoundary",
     "WorkspaceBoundary",
     "normalized_path",
     "split_relative",
@@ -112,6 +119,38 @@ def normalized_path(path: str) -> str:
     return "/".join(split_relative(path))
 
 
+class LexicalBoundary:
+    """The workspace boundary on a path's text alone: ``..``, ``.``, ``//``, absolute paths,
+    drives, UNC, reserved device names and illegal characters, exactly as ``split_relative``
+    reads them. No syscall after the workspace's real path is computed once: a symlink is not
+    followed here, the file tools refuse a link out of the workspace at the open."""
+
+    __slots__ = ("_root",)
+
+    def __init__(self, workspace: str | os.PathLike[str]) -> None:
+        self._root = os.path.realpath(os.fspath(workspace))
+
+    @property
+    def root(self) -> str:
+        """The real path of the workspace."""
+        return self._root
+
+    def contains(self, path: str) -> bool:
+        """True when ``path``'s text stays inside the workspace."""
+        return self.target_relative(path) is not None
+
+    def target_relative(self, path: str) -> str | None:
+        """The lexically normalized workspace-relative POSIX path, else ``None``."""
+        try:
+            return normalized_path(path)
+        except WorkspacePathError:
+            return None
+
+    def absolute_target(self, path: str) -> str:
+        """The absolute ``path`` normalized on its text (``..`` and ``.`` folded)."""
+        return "/" + os.path.normpath(path).lstrip("/")
+
+
 class WorkspaceBoundary:
     """Path safety for one workspace; cheap to call, safe to share between threads."""
 
@@ -156,6 +195,13 @@ class WorkspaceBoundary:
         except WorkspacePathError:
             return None
         return "/".join(self.relative_parts(real))
+
+    def absolute_target(self, path: str) -> str:
+        """The real path of the absolute ``path`` (its text when it cannot be resolved)."""
+        try:
+            return os.path.realpath(path)
+        except (OSError, ValueError):
+            return "/" + os.path.normpath(path).lstrip("/")
 
     def relative(self, path: str) -> str:
         """The lexically normalized workspace-relative POSIX path (symlinks not followed)."""
