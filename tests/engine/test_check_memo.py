@@ -62,7 +62,8 @@ def test_other_knobs_miss_the_memo(ws: Workspace) -> None:
     never = policy.with_knobs(approval="never")
     assert never.check("write_file", call).behavior is Behavior.DENY
     read_only = policy.with_knobs(sandbox="read-only")
-    assert read_only.check("write_file", call).reason == "The read-only sandbox does not allow writes"
+    refused = read_only.check("write_file", call)
+    assert refused.reason == "The read-only sandbox does not allow writes"
     assert policy.check("write_file", call).behavior is Behavior.ASK
 
 

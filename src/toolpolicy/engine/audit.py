@@ -17,7 +17,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..core.errors import AuditError, AuditFileError
 from ..core.lean_typing import TYPE_CHECKING
@@ -29,17 +29,62 @@ from .terminal_text import visible
 if TYPE_CHECKING:
     from typing import TextIO
 
-__all__ = ["JsonlAuditSink", "TerminalAuditSink", "arguments_sha256", "canonical_json", "utc_now"]
+__all__ = [
+    "JsonlAuditSink",
+    "TerminalAuditSink",
+    "arguments_sha256",
+    "canonical_json",
+    "record_json",
+    "utc_now",
+]
 
 
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def _compact_encoder(*, sort_keys: bool) -> Callable[[object], str]:
+    """Compact JSON, UTF-8 kept. ``JSONEncoder.encode`` builds json's C encoder again on
+    every call; this builds it once (the pure-Python encoder where the C one is missing)."""
+    encoder = json.JSONEncoder(sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=False)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython ships the C encoder
+        return encoder.encode
+    string = json.encoder.encode_basestring
+    one_shot = make(None, encoder.default, string, None, ":", ",", sort_keys, False, True)
+    return lambda value: "".join(one_shot(value, 0))
+
+
+_CANONICAL = _compact_encoder(sort_keys=True)
 # Audit lines keep the record's own field order; only hashed values need sorted keys.
-_LINE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_LINE = _compact_encoder(sort_keys=False)
+
+
+_STRING = json.encoder.encode_basestring
+"""One JSON string literal, UTF-8 kept (json's C function)."""
+
+
+def record_json(record: AuditRecord) -> str:
+    """The compact JSON of ``record.to_json()``, in its field order.
+
+    A record without arguments or extra fields (the gate's, by default) is written field by
+    field, without building the dict first; the result is the same text (a test proves it).
+    """
+    if record.arguments is not None or record.extra:
+        return _LINE(record.to_json())
+    s = _STRING
+    rules = ",".join([s(rule) for rule in record.matched_rules])
+    outcome = record.approval_outcome
+    return (
+        f'{{"ts":{s(record.ts)},"session_id":{s(record.session_id)},'
+        f'"call_id":{s(record.call_id)},"tool":{s(record.tool)},"effect":{s(record.effect)},'
+        f'"behavior":{s(record.behavior)},"source":{s(record.source)},'
+        f'"reason":{s(record.reason)},"matched_rules":[{rules}],"preset":{s(record.preset)},'
+        f'"sandbox":{s(record.sandbox)},"approval":{s(record.approval)},'
+        f'"approval_outcome":{"null" if outcome is None else s(outcome)},'
+        f'"arguments_sha256":{s(record.arguments_sha256)}}}'
+    )
 
 
 def canonical_json(value: Mapping[str, object]) -> str:
     """Sorted keys, no spaces, UTF-8 kept: the form hashed into audit records."""
-    return _CANONICAL.encode(value)
+    return _CANONICAL(value)
 
 
 def arguments_sha256(arguments: Mapping[str, object]) -> str:
@@ -47,15 +92,22 @@ def arguments_sha256(arguments: Mapping[str, object]) -> str:
     return sha256(canonical_json(arguments).encode("utf-8")).hexdigest()
 
 
+# The formatted second of the last timestamp: calls within one second format only the
+# microseconds. One tuple, replaced whole, so threads never see a torn pair.
+_SECOND: tuple[int, str] = (-1, "")
+
+
 def utc_now() -> str:
     """An RFC 3339 UTC timestamp with microseconds."""
+    global _SECOND
     now = time.time()
     seconds = int(now)
-    # time.strftime instead of datetime: the hook imports this module on every tool call.
-    return (
-        time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
-        + f".{int((now - seconds) * 1e6):06d}Z"
-    )
+    second, text = _SECOND
+    if second != seconds:
+        # time.strftime instead of datetime: the hook imports this module on every tool call.
+        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+        _SECOND = (seconds, text)
+    return f"{text}.{int((now - seconds) * 1e6):06d}Z"
 
 
 class TerminalAuditSink:
@@ -101,7 +153,7 @@ class JsonlAuditSink:
     def record(self, record: AuditRecord) -> None:
         """Append one chained line; raise ``AuditError`` unless all of it was written (and
         synced)."""
-        body = _LINE.encode(record.to_json())
+        body = record_json(record)
         with self._lock:
             fd = self._fd
             if fd is None:

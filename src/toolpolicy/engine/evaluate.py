@@ -219,8 +219,10 @@ class DecisionEngine:
         path = request.path
         if path is not None and path.startswith("/"):
             return False
+        tool = request.definition.name
         if path is not None and self._enforces:
-            if self._policy.rule_index.rules_for(request.definition.name).has_outside_paths:
+            outside = self._policy.rule_index.rules_for(tool).has_outside_paths
+            if outside:
                 return False
         command = evaluation.command
         plain = command.plain if command is not None else None

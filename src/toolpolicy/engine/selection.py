@@ -255,8 +255,8 @@ def _memo_key(tool: str, arguments: Mapping[str, object] | str | None) -> object
     and validated as usual.
     """
     if arguments.__class__ is dict:
-        items = arguments.items()  # type: ignore[union-attr]
-        for value in arguments.values():  # type: ignore[union-attr]
+        items = arguments.items()
+        for value in arguments.values():
             if value.__class__ is not str:
                 return _typed_key(tool, items)
         return (tool, *items)

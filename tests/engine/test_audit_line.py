@@ -1,0 +1,56 @@
+"""The JSONL sink writes a record field by field; it must be the text of ``to_json``."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolpolicy.core.protocols import AuditRecord
+from toolpolicy.core.vocabulary import Effect, SandboxMode
+from toolpolicy.engine.audit import record_json, utc_now
+
+_text = st.text(max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    fields=st.lists(_text, min_size=12, max_size=12),
+    rules=st.lists(_text, max_size=3),
+    outcome=st.none() | _text,
+    arguments=st.none() | st.dictionaries(_text, _text, max_size=2),
+    extra=st.dictionaries(st.sampled_from(["agent", "reason", "seq", "x"]), _text, max_size=2),
+)
+def test_the_written_line_is_the_json_of_the_record(
+    fields: list[str],
+    rules: list[str],
+    outcome: str | None,
+    arguments: dict[str, str] | None,
+    extra: dict[str, str],
+) -> None:
+    ts, session, call, tool, effect, behavior, source, reason, preset, sandbox, approval, sha = (
+        fields
+    )
+    record = AuditRecord(
+        ts, session, call, tool, effect, behavior, source, reason, tuple(rules), preset,
+        sandbox, approval, outcome, sha, arguments, extra,
+    )  # fmt: skip
+    line = record_json(record)
+    assert json.loads(line) == record.to_json()
+    assert line == json.dumps(record.to_json(), separators=(",", ":"), ensure_ascii=False)
+
+
+def test_enum_fields_are_written_as_their_values() -> None:
+    record = AuditRecord(
+        "t", "s", "c", "read_file", Effect.READ, "allow", "default", "r", (), "p",
+        SandboxMode.READ_ONLY, "ask", None, "h",
+    )  # fmt: skip
+    assert json.loads(record_json(record))["effect"] == "read"
+    assert json.loads(record_json(record))["sandbox"] == "read-only"
+
+
+def test_timestamps_within_one_second_share_its_text_and_keep_microseconds() -> None:
+    first, second = utc_now(), utc_now()
+    assert len(first) == len(second) == len("2026-01-01T00:00:00.000000Z")
+    assert first <= second or first[:19] != second[:19]
