@@ -99,7 +99,6 @@ def test_the_engine_closes_absolute_and_home_paths_for_any_caller(
     # In-process the engine decides on the text ("alias" names nothing closed); the read
     # tool opens beneath the workspace and refuses the link that leads out of it.
     from doubles import MemorySink
-
     from toolpolicy.engine.approval import ApprovalService
     from toolpolicy.tools.registry import ToolCall, ToolContext
 

@@ -1,9 +1,22 @@
 """The rule index: a decision looks only at the rules that can match its call.
 
 Rules are bucketed by tool name (rules with no ``tools`` or with a wildcard name sit in every
-bucket they can match), then, inside a bucket, by the first literal segment of their anchored
-``paths`` patterns. Every bucket list keeps declaration order, so the first rule of the
-strongest behavior is the one reported.
+bucket they can match). Inside a bucket, every rule shape has a table:
+
+* a path pattern anchored at the root whose first segment is literal (``src/**``): by that
+  segment, looked up with the path's first segment;
+* any other workspace pattern with a literal segment (``secret``, ``**/private/**``,
+  ``*/keys/*.pem``): by that segment — each pattern segment matches one whole path segment,
+  so the path must hold it — looked up with every segment of the path;
+* a pattern whose segments are globs, one of them ``*`` with a dotted literal suffix
+  (``*.pem``, ``**/id_*.pub``): by the suffix's extension, looked up with every segment's;
+* a command pattern by its program's basename and its first plain word after the program
+  (``git push``: ``git`` then ``push``), looked up with every program the line names and
+  every word of the line; a pattern with no plain word after its program by the program;
+* everything else (absolute and home patterns, ``*`` programs) unkeyed: always a candidate.
+
+A table only narrows: the compiled matchers decide. Every list keeps declaration order, so
+the first rule of the strongest behavior is the one reported.
 """
 
 from __future__ import annotations
@@ -11,27 +24,93 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-from ..core.lean_typing import NamedTuple
-from .command_patterns import program_key
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+from .command_patterns import CommandPattern, program_key
 from .rules import CallFacts, CompiledRule
 
-__all__ = ["RuleIndex", "RuleView", "ToolBucket"]
+__all__ = ["RuleIndex", "RuleView", "ToolBucket", "command_keys", "path_key"]
 
 _GLOB_CHARS = frozenset("*?[\\")
+_MAX_PAIR_LOOKUPS = 4096
+"""Beyond this many (program, word) lookups for one line, every rule of its programs is
+a candidate instead (a superset, never a miss)."""
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from .commands import CommandLine
+
+    K = TypeVar("K")
+
+FIRST = "first"
+SEGMENT = "segment"
+EXTENSION = "extension"
+
+
+def path_key(pattern: str) -> tuple[str, str] | None:
+    """The table a workspace path pattern is filed in, ``(FIRST|SEGMENT|EXTENSION, key)``,
+    or ``None`` (an absolute or home pattern, or a pattern of globs with no extension)."""
+    if pattern.startswith(("//", "~/")):
+        return None
+    segments = pattern.strip("/").split("/")
+    anchored = pattern.startswith("/") or len(segments) > 1
+    if anchored and not _GLOB_CHARS.intersection(segments[0]):
+        return FIRST, segments[0]
+    literal = [s for s in segments if s and not _GLOB_CHARS.intersection(s)]
+    if literal:
+        return SEGMENT, literal[-1]
+    for segment in reversed(segments):
+        extension = _star_extension(segment)
+        if extension:
+            return EXTENSION, extension
+    return None
+
+
+def _star_extension(segment: str) -> str | None:
+    """``pem`` for ``*.pem`` or ``id_*.pub``-like segments (``*`` the only glob, a dot in
+    the literal tail): every segment it matches ends with that extension."""
+    if "?" in segment or "[" in segment or "*" not in segment or segment == "**":
+        return None
+    tail = segment.rsplit("*", 1)[1]
+    if "." not in tail:
+        return None
+    return tail.rsplit(".", 1)[1] or None
+
+
+def command_keys(pattern: CommandPattern) -> str | tuple[str, str] | None:
+    """The key of a command pattern: ``(program, word)`` for its first plain word after the
+    program, else the program; ``None`` for a ``*`` program."""
+    if pattern.key == "*":
+        return None
+    for choice in pattern.alternatives[1:]:
+        if choice[0].startswith("-") and len(choice[0]) > 1 and choice[0] != "--":
+            continue  # options are a set, anywhere: no key
+        if choice == ("*",) or len(choice) > 1:
+            break
+        return pattern.key, choice[0]
+    return pattern.key
+
+
+def _segment_extensions(segments: list[str]) -> list[str]:
+    return [s.rsplit(".", 1)[1] for s in segments if "." in s]
 
 
 class ToolBucket(NamedTuple):
     """The rules of one tool, ready to be looked up by the call's path and command.
 
     ``plain`` rules name neither paths nor commands and apply to every call of the tool.
-    Path rules are keyed by the literal first segment of their anchored patterns, command
-    rules by the basename of their program; the rest sit in the ``*_unkeyed`` lists.
+    Path rules sit in ``by_first``, ``by_segment`` or ``by_extension`` (see the module
+    docstring), command rules in ``by_word`` (keys: a program, or a (program, word) pair
+    whose programs are ``pair_programs``); the rest in the ``*_unkeyed`` lists.
     """
 
     plain: tuple[CompiledRule, ...]
+    by_first: Mapping[str, tuple[CompiledRule, ...]]
     by_segment: Mapping[str, tuple[CompiledRule, ...]]
+    by_extension: Mapping[str, tuple[CompiledRule, ...]]
     path_unkeyed: tuple[CompiledRule, ...]
-    by_word: Mapping[str, tuple[CompiledRule, ...]]
+    by_word: Mapping[object, tuple[CompiledRule, ...]]
+    pair_programs: frozenset[str]
     command_unkeyed: tuple[CompiledRule, ...]
     has_outside_paths: bool = False
     """True when some rule names an absolute (``//``) or home (``~/``) path."""
@@ -41,25 +120,35 @@ class ToolBucket(NamedTuple):
         """Bucket ``rules`` (kept in declaration order everywhere)."""
         ordered = sorted(rules, key=lambda r: r.order)
         plain: list[CompiledRule] = []
-        by_segment: dict[str, list[CompiledRule]] = {}
+        tables: dict[str, dict[str, list[CompiledRule]]] = {FIRST: {}, SEGMENT: {}, EXTENSION: {}}
         path_unkeyed: list[CompiledRule] = []
-        by_word: dict[str, list[CompiledRule]] = {}
+        by_word: dict[object, list[CompiledRule]] = {}
         command_unkeyed: list[CompiledRule] = []
         for rule in ordered:
             if rule.paths is not None:
-                _file(rule, {_segment_key(p.text) for p in rule.paths}, by_segment, path_unkeyed)
+                keys = {path_key(p.text) for p in rule.paths}
+                if None in keys:
+                    path_unkeyed.append(rule)
+                    continue
+                for kind, key in dict.fromkeys(k for k in keys if k is not None):
+                    tables[kind].setdefault(key, []).append(rule)
             elif rule.commands is not None:
-                words = {
-                    program_key(p.program) if p.program != "*" else None for p in rule.commands
-                }
-                _file(rule, words, by_word, command_unkeyed)
+                words = {command_keys(p) for p in rule.commands}
+                if None in words:
+                    command_unkeyed.append(rule)
+                    continue
+                for word in words:
+                    by_word.setdefault(word, []).append(rule)
             else:
                 plain.append(rule)
         return cls(
             plain=tuple(plain),
-            by_segment=MappingProxyType({k: tuple(v) for k, v in by_segment.items()}),
+            by_first=_frozen(tables[FIRST]),
+            by_segment=_frozen(tables[SEGMENT]),
+            by_extension=_frozen(tables[EXTENSION]),
             path_unkeyed=tuple(path_unkeyed),
-            by_word=MappingProxyType({k: tuple(v) for k, v in by_word.items()}),
+            by_word=_frozen(by_word),
+            pair_programs=frozenset(k[0] for k in by_word if isinstance(k, tuple)),
             command_unkeyed=tuple(command_unkeyed),
             has_outside_paths=any(p.outside for r in path_unkeyed for p in r.paths or ()),
         )
@@ -67,7 +156,7 @@ class ToolBucket(NamedTuple):
     @property
     def has_path_rules(self) -> bool:
         """True when some rule of this tool looks at paths."""
-        return bool(self.by_segment or self.path_unkeyed)
+        return bool(self.by_first or self.by_segment or self.by_extension or self.path_unkeyed)
 
     @property
     def has_command_rules(self) -> bool:
@@ -85,16 +174,15 @@ class ToolBucket(NamedTuple):
         path = facts.path
         if facts.absolute and self.path_unkeyed:
             groups.append(self.path_unkeyed)
-        if path is not None and (self.by_segment or self.path_unkeyed):
-            groups.append(self.by_segment.get(path.split("/", 1)[0], ()))
+        if path is not None and self.has_path_rules:
+            self._path_groups(path, groups)
             groups.append(self.path_unkeyed)
             target = facts.target
             if target is not None and target != path:
-                groups.append(self.by_segment.get(target.split("/", 1)[0], ()))
+                self._path_groups(target, groups)
         command = facts.command
         if command is not None and (self.by_word or self.command_unkeyed):
-            by_word = self.by_word
-            groups.extend(by_word[word] for word in command.positions if word in by_word)
+            self._command_groups(command, groups)
             groups.append(self.command_unkeyed)
         found = [g for g in groups if g]
         if len(found) <= 1:
@@ -102,34 +190,44 @@ class ToolBucket(NamedTuple):
         merged = {r.order: r for group in found for r in group}
         return tuple(merged[k] for k in sorted(merged))
 
+    def _path_groups(self, path: str, groups: list[tuple[CompiledRule, ...]]) -> None:
+        segments = path.split("/")
+        if self.by_first:
+            groups.append(self.by_first.get(segments[0], ()))
+        if self.by_segment:
+            by_segment = self.by_segment
+            groups.extend(by_segment[s] for s in segments if s in by_segment)
+        if self.by_extension:
+            by_extension = self.by_extension
+            groups.extend(
+                by_extension[e] for e in _segment_extensions(segments) if e in by_extension
+            )
 
-def _file(
-    rule: CompiledRule,
-    keys: set[str | None],
-    keyed: dict[str, list[CompiledRule]],
-    unkeyed: list[CompiledRule],
-) -> None:
-    """File ``rule`` under each key, or as unkeyed when any of its patterns has no key."""
-    if None in keys:
-        unkeyed.append(rule)
-        return
-    for key in keys:
-        if key is not None:
-            keyed.setdefault(key, []).append(rule)
+    def _command_groups(self, command: CommandLine, groups: list[tuple[CompiledRule, ...]]) -> None:
+        by_word = self.by_word
+        programs = set(command.positions)
+        words = {w for run in command.runs for w in run}
+        if command.plain is not None:
+            for plain in command.plain.commands:
+                if plain.words:
+                    programs.add(program_key(plain.words[0]))
+                    words.update(plain.words)
+        groups.extend(by_word[p] for p in programs if p in by_word)
+        paired = self.pair_programs.intersection(programs)
+        if not paired:
+            return
+        if len(paired) * len(words) > _MAX_PAIR_LOOKUPS:
+            groups.extend(r for k, r in by_word.items() if isinstance(k, tuple) and k[0] in paired)
+            return
+        for program in paired:
+            for word in words:
+                found = by_word.get((program, word))
+                if found is not None:
+                    groups.append(found)
 
 
-def _segment_key(pattern: str) -> str | None:
-    """The literal first segment of an anchored gitignore pattern, else ``None`` (an absolute
-    or home pattern has no workspace segment)."""
-    if pattern.startswith(("//", "~/")):
-        return None
-    body = pattern.rstrip("/")
-    if "/" not in body:
-        return None  # matches at any depth
-    first = body.lstrip("/").split("/", 1)[0]
-    if not first or _GLOB_CHARS.intersection(first):
-        return None
-    return first
+def _frozen(table: Mapping[K, list[CompiledRule]]) -> Mapping[K, tuple[CompiledRule, ...]]:
+    return MappingProxyType({k: tuple(v) for k, v in table.items()})
 
 
 class RuleView(NamedTuple):
