@@ -26,7 +26,16 @@ from collections.abc import Callable, Sequence
 
 from ..core.lean_typing import NamedTuple
 
-__all__ = ["MAX_GLOB_LENGTH", "GlobError", "GlobPattern", "GlobShape", "compile_glob", "glob_shape"]
+__all__ = [
+    "MAX_GLOB_LENGTH",
+    "GlobError",
+    "GlobPattern",
+    "GlobShape",
+    "LazyFullmatch",
+    "compile_glob",
+    "glob_regex",
+    "glob_shape",
+]
 
 WORKSPACE = ""
 ABSOLUTE = "//"
@@ -38,6 +47,7 @@ _DOUBLE_STAR = "**"
 _NOT_ROOT = r"(?!\.?\Z)"
 _ANY_SEGMENTS = r"(?:[^/]*/)*"
 _DRIVE = re.compile(r"[A-Za-z]:")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 class GlobError(ValueError):
@@ -135,14 +145,64 @@ def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
     one that spans ``/``, and in gitignore mode a leading ``!`` (negation is expressed by
     rules, not patterns).
     """
-    root, segments, directory = glob_shape(text, gitignore=gitignore)
+    root = glob_shape(text, gitignore=gitignore).root
+    fullmatch = LazyFullmatch(text, gitignore)
+    if "[" in text:
+        fullmatch.translate()  # a class is validated by translating it
+    return GlobPattern(text=text, gitignore=gitignore, fullmatch=fullmatch, root=root)
+
+
+def glob_regex(text: str, *, gitignore: bool) -> str:
+    """The regular expression (for ``re.fullmatch`` with ``re.DOTALL``) of a valid glob."""
+    _, segments, directory = glob_shape(text, gitignore=gitignore)
     regex = _NOT_ROOT + _translate_segments(segments, text)
     if directory:
         regex += "/" if not gitignore else "/.*"
     elif gitignore and segments[-1] != _DOUBLE_STAR:
         regex += "(?:/.*)?"
-    compiled = re.compile(regex, re.DOTALL)
-    return GlobPattern(text=text, gitignore=gitignore, fullmatch=compiled.fullmatch, root=root)
+    return regex
+
+
+class LazyFullmatch:
+    """The compiled ``fullmatch`` of a glob, translated and compiled on its first call.
+
+    A policy of 100,000 rules compiles only the patterns a decision reaches (the rule index
+    narrows the rest away); the glob was validated at load. Equal, hashed and pickled as
+    its text and mode.
+    """
+
+    __slots__ = ("_fullmatch", "gitignore", "text")
+
+    def __init__(self, text: str, gitignore: bool) -> None:
+        self.text = text
+        self.gitignore = gitignore
+        self._fullmatch: Callable[[str], re.Match[str] | None] | None = None
+
+    def translate(self) -> Callable[[str], re.Match[str] | None]:
+        """The compiled matcher (built now if it was not yet)."""
+        fullmatch = self._fullmatch
+        if fullmatch is None:
+            regex = glob_regex(self.text, gitignore=self.gitignore)
+            fullmatch = self._fullmatch = re.compile(regex, re.DOTALL).fullmatch
+        return fullmatch
+
+    def __call__(self, path: str) -> re.Match[str] | None:
+        fullmatch = self._fullmatch
+        return (fullmatch if fullmatch is not None else self.translate())(path)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LazyFullmatch):
+            return NotImplemented
+        return (self.text, self.gitignore) == (other.text, other.gitignore)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.gitignore))
+
+    def __reduce__(self) -> tuple[type[LazyFullmatch], tuple[str, bool]]:
+        return (LazyFullmatch, (self.text, self.gitignore))
+
+    def __repr__(self) -> str:
+        return f"LazyFullmatch({self.text!r}, gitignore={self.gitignore})"
 
 
 def _check_text(text: str, *, gitignore: bool) -> None:
@@ -152,7 +212,7 @@ def _check_text(text: str, *, gitignore: bool) -> None:
         raise GlobError("invalid glob '': the pattern is empty")
     if len(text) > MAX_GLOB_LENGTH:
         raise GlobError(f"invalid glob: longer than {MAX_GLOB_LENGTH} characters")
-    if any(ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F for char in text):
+    if _CONTROL.search(text):
         raise GlobError(f"invalid glob {text!r}: control characters are not allowed")
     if "\\" in text:
         raise GlobError(

@@ -15,14 +15,15 @@ bucket they can match). Inside a bucket, every rule shape has a table:
   every word of the line; a pattern with no plain word after its program by the program;
 * everything else (absolute and home patterns, ``*`` programs) unkeyed: always a candidate.
 
-A table only narrows: the compiled matchers decide. Every list keeps declaration order, so
-the first rule of the strongest behavior is the one reported.
+A table only narrows: the compiled matchers decide. Tables are plain dicts behind read-only
+``Mapping`` types, so that a compiled policy pickles (a ``mappingproxy`` does not). Every
+list keeps declaration order, so the first rule of the strongest behavior is the one
+reported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from types import MappingProxyType
 
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from .command_patterns import CommandPattern, program_key
@@ -227,7 +228,7 @@ class ToolBucket(NamedTuple):
 
 
 def _frozen(table: Mapping[K, list[CompiledRule]]) -> Mapping[K, tuple[CompiledRule, ...]]:
-    return MappingProxyType({k: tuple(v) for k, v in table.items()})
+    return {k: tuple(v) for k, v in table.items()}
 
 
 class RuleView(NamedTuple):
@@ -291,12 +292,12 @@ class RuleIndex(NamedTuple):
                     prefix = pattern.text.split("*", 1)[0]
                     wildcards.setdefault(prefix, []).append(rule)
         shared = ToolBucket.build(r for r in rules if r.tools is None)
-        frozen = MappingProxyType({k: tuple(v) for k, v in wildcards.items()})
+        frozen = {k: tuple(v) for k, v in wildcards.items()}
         views = {
             name: RuleView(ToolBucket.build(_unique(own, _wildcard_rules(frozen, name))), shared)
             for name, own in exact.items()
         }
-        return cls(views=MappingProxyType(views), shared=shared, wildcards=frozen)
+        return cls(views=views, shared=shared, wildcards=frozen)
 
     def rules_for(self, tool: str) -> RuleView:
         """The rules of ``tool``; a name never seen at compile time is looked up now."""

@@ -1,14 +1,14 @@
 """Compile documents into an immutable ``CompiledPolicy``.
 
 Input is plain data (``SourceDocument``); output uses only core types and precompiled
-matchers. A pattern that does not compile makes the whole load fail with a ``Problem`` at the
-rule's line whose pointer names the pattern itself: a rule reported invalid is never compiled.
+matchers, and pickles (mappings are plain dicts behind read-only ``Mapping`` types). A
+pattern that does not compile makes the whole load fail with a ``Problem`` at the rule's line
+whose pointer names the pattern itself: a rule reported invalid is never compiled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
 
 from ..core.decision import Decision
 from ..core.errors import PolicyLoadError, Problem
@@ -91,7 +91,7 @@ def compile_profile(document: SourceDocument) -> CompiledProfile:
         description=str(data.get("description") or ""),
         capabilities=CapabilitySet(data["capabilities"]),
         tools=tuple(data["tools"]),
-        defaults=MappingProxyType({e: Behavior.parse(defaults[e.value]) for e in Effect}),
+        defaults={e: Behavior.parse(defaults[e.value]) for e in Effect},
         source=SourceRef(document.path, document.sha256),
     )
 
@@ -209,7 +209,7 @@ def _compile_example(
         behavior, source = Behavior.parse(expect["behavior"]), expect.get("source")
     return CompiledExample(
         tool=str(call["tool"]),
-        arguments=MappingProxyType(dict(call.get("arguments") or {})),
+        arguments=dict(call.get("arguments") or {}),
         behavior=behavior,
         source=source,
         preset=raw.get("preset"),

@@ -49,7 +49,7 @@ class Side:
         validate it once.
         """
         found = sources if sources is not None else load_sources(self.profile)
-        return assemble(found, preset=self.preset, workspace=workspace)
+        return assemble(found, preset=self.preset, workspace=workspace, resolve_links=True)
 
 
 def load_sides(left: Side, right: Side, workspace: str) -> tuple[ToolPolicy, ToolPolicy]:

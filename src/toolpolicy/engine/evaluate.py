@@ -368,10 +368,13 @@ class DecisionEngine:
             path = normalized_path(raw_path)
         except WorkspacePathError:
             return None, None, ()
-        try:
-            target = resolved or boundary.target_relative(raw_path)
-        except Exception:
-            target = None
+        if self._lexical:
+            target = path  # the text is all a lexical boundary reads
+        else:
+            try:
+                target = resolved or boundary.target_relative(raw_path)
+            except Exception:
+                target = None
         if not outside_rules:
             return path, target, ()
         lexical = os.path.join(root, path) if path else root

@@ -7,8 +7,10 @@ asks responders, audits and runs handlers.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
 from ..compile.source import SourceDocument
@@ -327,8 +329,24 @@ def load(
     ``policies`` are layered on top in order: their rules add up and deny still wins. A
     built-in layer is named instead of a path (``"read-only-commands"``).
     """
-    sources = gather_sources(profile, policies, presets)
-    return assemble(sources, preset=preset, sandbox=sandbox, approval=approval, workspace=workspace)
+    with gc_paused():
+        sources = gather_sources(profile, policies, presets)
+        return assemble(
+            sources, preset=preset, sandbox=sandbox, approval=approval, workspace=workspace
+        )
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a selection is built: loading allocates hundreds
+    of thousands of objects that all live on, and each collection would scan them again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def gather_sources(
@@ -365,9 +383,11 @@ class CompiledSources(NamedTuple):
 def compile_sources(sources: PolicySources) -> CompiledSources:
     """Compile validated sources: rules, examples and the preset table (no workspace yet)."""
     base = adopt_builtin_source(sources.profile)
+    with gc_paused():
+        compiled = compile_policy(base, [sources.profile, *sources.layers])
     return CompiledSources(
         profile=sources.profile,
-        compiled=compile_policy(base, [sources.profile, *sources.layers]),
+        compiled=compiled,
         presets=PresetTable.from_data(sources.presets.data, sources.presets.path),
         documents=tuple(d.path for d in sources.documents),
         layered=bool(sources.layers),
@@ -382,6 +402,7 @@ def assemble(
     approval: ApprovalPolicy | str | None = None,
     workspace: PathLike = ".",
     enforce_boundary: bool = False,
+    resolve_links: bool = False,
 ) -> ToolPolicy:
     """Compile validated sources (unless given compiled) and set the knobs; no YAML,
     pydantic or jsonschema here.
@@ -390,7 +411,8 @@ def assemble(
     and resolves paths physically (symlinks followed) before deciding: the hook needs it,
     because there the agent's own tools run the call, not our handlers with their own path
     checks. Otherwise the engine decides on the path's text (``LexicalBoundary``) and the
-    file tools enforce at the open.
+    file tools enforce at the open; ``resolve_links`` resolves physically all the same (the
+    ``diff`` probes a symlink escape on both sides).
 
     The protected set (``ProtectedSet``) is computed here, once per selection, from every
     document in use (profile, layers, preset table) that lies inside the workspace; the
@@ -404,7 +426,8 @@ def assemble(
     root = os.fspath(workspace)
     if not os.path.isdir(root):
         raise ConfigurationError(f"workspace is not a directory: {root}")
-    boundary = WorkspaceBoundary(root) if enforce_boundary else LexicalBoundary(root)
+    physical = enforce_boundary or resolve_links
+    boundary = WorkspaceBoundary(root) if physical else LexicalBoundary(root)
     enforces = enforce_boundary or base.capabilities.has("policy") or found.layered
     tools = ToolSnapshot(d for d in builtin_definitions() if d.name in base.tools)
     return ToolPolicy(
