@@ -20,7 +20,7 @@ from ..tools.protected import (
     POLICY_FILE_REASON,
     ProtectedSet,
 )
-from ..tools.workspace import normalized_path
+from ..tools.workspace import LexicalBoundary, normalized_path
 from .request import PermissionRequest
 
 if TYPE_CHECKING:
@@ -80,11 +80,14 @@ def boundary_candidate(
         target = None
     if target is None and confine:
         return OUTSIDE_WORKSPACE, None
-    try:
-        written: str | None = normalized_path(path)
-    except WorkspacePathError:
-        written = None
-    for candidate in (written, target):
+    if isinstance(boundary, LexicalBoundary):
+        written = target  # the text is all a lexical boundary reads
+    else:
+        try:
+            written = normalized_path(path)
+        except WorkspacePathError:
+            written = None
+    for candidate in (written,) if written == target else (written, target):
         reason = protected.refusal(candidate) if candidate is not None else None
         if reason is not None:
             return _PROTECTED_WRITES[reason], None
