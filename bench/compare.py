@@ -134,8 +134,9 @@ def precheck(
         problems.append(_check(label, hidden, "deny", "toolpolicy commands rm -rf"))
     for case in CASES:
         where = f"toolpolicy {case.key}"
-        problems.append(_check(label, subject.bind(case), case.expected, where))
-        problems.append(_check(label, subject.bind_check(case), case.expected, f"{where} check"))
+        expected = subject.expected(case)
+        problems.append(_check(label, subject.bind(case), expected, where))
+        problems.append(_check(label, subject.bind_check(case), expected, f"{where} check"))
         for peer in peers:
             where = f"{peer.name} {case.key}"
             problems.append(_check(str, peer.bind(case), peer.expected(case), where))

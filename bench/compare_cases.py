@@ -27,6 +27,9 @@ class Case:
     expected: str
     escapes: bool = False
     """True for a write that only the workspace boundary refuses."""
+    through_link: bool = False
+    """True when only a symlink leads it out: toolpolicy refuses it at the open, not the
+    decision (which reads the path's text)."""
 
     @property
     def path(self) -> str | None:
@@ -58,6 +61,7 @@ CASES: tuple[Case, ...] = (
         {"path": "link/escape.txt", "content": "x"},
         "deny",
         escapes=True,
+        through_link=True,
     ),
     Case("shell", "shell", {"command": "git status && ls src | wc -l"}, "ask"),
     Case("unknown-tool", "fetch_url", {"url": "https://example.com"}, "deny"),

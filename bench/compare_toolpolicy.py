@@ -71,6 +71,13 @@ class ToolPolicySubject:
         self.policy: ToolPolicy = load("P03", policies=list(policies), workspace=ws.root)
         self.knobs = self.policy.knobs
 
+    @staticmethod
+    def expected(case: Case) -> str:
+        """The decision toolpolicy gives ``case``: it decides on the path's text, so a write
+        that escapes only through a symlink gets a write's own decision (P03: ask), and the
+        file tool refuses it at the open (``path_escape``)."""
+        return "ask" if case.through_link else case.expected
+
     def bind(self, case: Case) -> Call:
         """The pure decision for ``case`` (or the preparation that rejects it)."""
         return self.bind_call(case.tool, dict(case.arguments))
