@@ -13,7 +13,7 @@ from types import MappingProxyType
 from ..core.decision import Decision
 from ..core.lean_typing import TYPE_CHECKING
 from ..core.records import AuditRecord
-from ..core.vocabulary import ApprovalOutcome
+from ..core.vocabulary import ApprovalOutcome, Behavior
 from .audit import arguments_sha256, utc_now
 from .knobs import KnobState
 from .redaction import redacted_arguments
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["EXECUTED", "decision_record", "executed_record"]
 
 EXECUTED = "executed"
+_LABELS = {behavior: behavior.label for behavior in Behavior}
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -48,14 +49,15 @@ def decision_record(
         call_id=call_id,
         tool=tool,
         effect=effect,
-        behavior=decision.behavior.label,
+        behavior=_LABELS[decision.behavior],
         source=decision.source,
         reason=decision.reason,
         matched_rules=matched_rules,
         preset=knobs.preset,
-        sandbox=(decision.sandbox or knobs.sandbox).value,
-        approval=knobs.approval.value,
-        approval_outcome=approval_outcome.value if approval_outcome is not None else None,
+        # str() of a StrEnum is its value, without the enum property's cost.
+        sandbox=str(decision.sandbox or knobs.sandbox),
+        approval=str(knobs.approval),
+        approval_outcome=str(approval_outcome) if approval_outcome is not None else None,
         arguments_sha256=arguments_sha256(dict(arguments)),
         arguments=redacted_arguments(arguments) if include_arguments else None,
         extra=extra,
