@@ -132,6 +132,17 @@ def test_a_home_rule_follows_the_home_folder_of_the_call(
     assert policy.check("read_file", {"path": key}).reason == "Keys stay home"
 
 
+def test_a_shell_line_naming_a_file_follows_the_home_folder_too(
+    ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    policy = _policy(ws)
+    line = {"command": f"cat {tmp_path}/home/.ssh/id"}
+    monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))
+    assert policy.check("shell", line).reason == "Reading outside the workspace requires approval"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert policy.check("shell", line).reason == "Keys stay home"
+
+
 _paths = st.lists(
     st.sampled_from(["vault", "secret.txt", "a", "..", ".", "src", "x.py", "~", "NUL"]),
     min_size=1,

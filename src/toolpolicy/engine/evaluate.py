@@ -229,7 +229,13 @@ class DecisionEngine:
         if plain is None:
             return True
         named = (*plain.arguments, *(r.target for r in plain.redirects))
-        return not any("*" in p or "?" in p or p.startswith("~") for p in named)
+        if not named:
+            return True
+        if any("*" in p or "?" in p or p.startswith("~") for p in named):
+            return False
+        # The line's files are decided as read_file/write_file calls: home rules read $HOME.
+        index = self._policy.rule_index
+        return not any(index.rules_for(t).has_outside_paths for t in ("read_file", "write_file"))
 
     def _evaluate(
         self,
