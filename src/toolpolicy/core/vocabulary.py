@@ -23,7 +23,7 @@ class Behavior(IntEnum):
     @property
     def label(self) -> str:
         """The lowercase name used in YAML, JSON and audit records."""
-        return self.name.lower()
+        return _BEHAVIOR_LABELS[self]
 
     @classmethod
     def parse(cls, value: object) -> Behavior:
@@ -36,6 +36,10 @@ class Behavior(IntEnum):
 
     def __str__(self) -> str:
         return self.label
+
+
+# Read on every decision and audit record: a table, not the enum's ``name`` property.
+_BEHAVIOR_LABELS = {behavior: behavior.name.lower() for behavior in Behavior}
 
 
 class Effect(StrEnum):

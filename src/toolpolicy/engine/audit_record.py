@@ -13,7 +13,7 @@ from types import MappingProxyType
 from ..core.decision import Decision
 from ..core.lean_typing import TYPE_CHECKING
 from ..core.records import AuditRecord
-from ..core.vocabulary import ApprovalOutcome, Behavior
+from ..core.vocabulary import ApprovalOutcome
 from .audit import arguments_sha256, utc_now
 from .knobs import KnobState
 from .redaction import redacted_arguments
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 __all__ = ["EXECUTED", "decision_record", "executed_record"]
 
 EXECUTED = "executed"
-_LABELS = {behavior: behavior.label for behavior in Behavior}
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -49,7 +48,7 @@ def decision_record(
         call_id=call_id,
         tool=tool,
         effect=effect,
-        behavior=_LABELS[decision.behavior],
+        behavior=decision.behavior.label,
         source=decision.source,
         reason=decision.reason,
         matched_rules=matched_rules,

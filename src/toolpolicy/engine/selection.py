@@ -186,6 +186,16 @@ class ToolPolicy:
             found = self._memo.get(key)
             if found is not None:
                 return found
+        return self._decide(tool, arguments, recommendations, key)
+
+    def _decide(
+        self,
+        tool: str,
+        arguments: Mapping[str, object] | str | None,
+        recommendations: Sequence[Decision],
+        key: object | None,
+    ) -> Decision:
+        """``check`` past the memo: prepare, evaluate, and remember a text-only decision."""
         request = self.request(tool, arguments)
         evaluation = self.engine.evaluate(request, self.knobs, recommendations)
         decision = evaluation.effective
