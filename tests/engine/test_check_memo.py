@@ -16,9 +16,12 @@ from hypothesis import strategies as st
 
 from toolpolicy.core.errors import CallRejected
 from toolpolicy.core.vocabulary import Behavior
+from toolpolicy.engine.approval import ApprovalService
+from toolpolicy.engine.evaluate import DecisionEngine
 from toolpolicy.engine.selection import ToolPolicy, load
+from toolpolicy.tools.workspace import LexicalBoundary
 
-from .conftest import Workspace
+from .conftest import MemorySink, Workspace
 
 POLICY = """\
 apiVersion: toolpolicy/v1
@@ -164,7 +167,28 @@ def test_the_memo_never_changes_a_decision(
     ws = Workspace(root / "ws", root / "outside")
     ws.root.mkdir()
     policy = _policy(ws)
+    engine = policy.engine
     for tool, arguments in calls * 2:
-        fresh = policy.engine.evaluate(policy.request(tool, arguments), policy.knobs).effective
+        # A new engine over the same compiled policy remembers nothing yet.
+        unremembered = DecisionEngine(
+            policy.compiled,
+            LexicalBoundary(policy.workspace),
+            enforces=True,
+            protected=engine.protected,
+        )
+        request = policy.request(tool, arguments)
+        fresh = unremembered.evaluate(request, policy.knobs).effective
         assert policy.check(tool, arguments) == fresh
         assert policy.check(tool, json.dumps(arguments)) == fresh
+        assert engine.evaluate(request, policy.knobs).effective == fresh
+
+
+def test_the_gate_reads_the_knobs_of_each_call_past_the_engine_memo(ws: Workspace) -> None:
+    policy = _policy(ws)
+    gate = policy.gate(approval=ApprovalService(), audit=[MemorySink()])
+    request = policy.request("write_file", {"path": "notes.txt", "content": "x"})
+    assert (
+        gate.decide(request).decision.reason == "No approver was available to allow this tool call"
+    )
+    gate.knobs.set_sandbox("read-only")
+    assert gate.decide(request).decision.reason == "The read-only sandbox does not allow writes"

@@ -2,7 +2,8 @@
 
 ``DecisionEngine.evaluate`` is the hot path. It touches only the rules indexed for the
 call's tool (and path segment), imports nothing but core, compile output and the standard
-library, and keeps every candidate for ``explain`` and the audit record.
+library, and keeps every candidate for ``explain`` and the audit record. Under a lexical
+boundary an evaluation made on the call's text alone is remembered by that text.
 """
 
 from __future__ import annotations
@@ -29,9 +30,13 @@ from .participants import (
 from .request import PermissionRequest
 
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from ..compile.commands import CommandLine
     from ..compile.plain_subset import PlainLine
     from ..core.protocols import PathBoundary
+
+    _K = TypeVar("_K")
 
 __all__ = [
     "READ_OUTSIDE",
@@ -144,7 +149,15 @@ class Evaluation(NamedTuple):
 class DecisionEngine:
     """A compiled policy bound to a workspace boundary."""
 
-    __slots__ = ("_boundary", "_enforces", "_lexical", "_policy", "_protected", "_static")
+    __slots__ = (
+        "_boundary",
+        "_by_text",
+        "_enforces",
+        "_lexical",
+        "_policy",
+        "_protected",
+        "_static",
+    )
 
     def __init__(
         self,
@@ -162,6 +175,9 @@ class DecisionEngine:
         # Evaluations that cannot depend on the arguments (no write, no escalation, no rule
         # that looks at paths or commands), by (tool, effect, knobs): a read is one lookup.
         self._static: dict[tuple[str, Effect, KnobState], Evaluation] = {}
+        # Under a lexical boundary, evaluations by everything of a call that a participant
+        # reads (tool, effect, path, command, escalation) and the knobs, when ``text_only``.
+        self._by_text: dict[tuple[object, ...], Evaluation] = {}
 
     @property
     def policy(self) -> CompiledPolicy:
@@ -202,12 +218,27 @@ class DecisionEngine:
             cached = self._static.get(key)
             if cached is not None:
                 return cached
+        text_key: tuple[object, ...] | None = None
+        if self._lexical and not recommendations:
+            arguments = request.arguments
+            text_key = (
+                definition.name,
+                effect,
+                request.path,
+                arguments.get("command"),
+                arguments.get("sandbox_permissions"),
+                arguments.get("justification"),
+                knobs,
+            )
+            cached = self._by_text.get(text_key)
+            if cached is not None:
+                return cached
         view = self._policy.rule_index.rules_for(definition.name) if self._enforces else None
         found = self._evaluate(request, knobs, recommendations, view)
         if static and (view is None or not (view.has_path_rules or view.has_command_rules)):
-            if len(self._static) >= _STATIC_LIMIT:
-                self._static.clear()
-            self._static[key] = found
+            _remember(self._static, key, found)
+        elif text_key is not None and self.text_only(request, found):
+            _remember(self._by_text, text_key, found)
         return found
 
     def text_only(self, request: PermissionRequest, evaluation: Evaluation) -> bool:
@@ -443,6 +474,12 @@ class DecisionEngine:
             return self._boundary.target_relative(path) is None
         except Exception:
             return True
+
+
+def _remember(memo: dict[_K, Evaluation], key: _K, evaluation: Evaluation) -> None:
+    if len(memo) >= _STATIC_LIMIT:
+        memo.clear()
+    memo[key] = evaluation
 
 
 def _inside(root: str, path: str) -> str | None:
