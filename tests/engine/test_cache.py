@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolpolicy
+from toolpolicy.engine.builtin import builtin_profile
 from toolpolicy.engine.cache import load_compiled, load_sources
 from toolpolicy.engine.selection import CompiledSources, assemble
 from toolpolicy.language.resources import data_dir
@@ -89,11 +90,10 @@ def setup(tmp_path: Path) -> Setup:
 
 
 def _lazy(found: CompiledSources) -> bool:
-    """True when the rules came from an entry: a glob read from the cache compiles its
-    regular expression on first use, a freshly compiled one has it already."""
-    [env] = [r for r in found.compiled.rules if r.name == "env"]
-    assert env.paths is not None
-    return type(env.paths[0].fullmatch).__name__ == "_LazyFullmatch"
+    """True when the rules came from an entry: compiling adopts the built-in profile's
+    singleton, an entry carries a copy of it (``assemble`` swaps the singleton back in)."""
+    profile = found.compiled.profile
+    return profile is not builtin_profile(profile.name)
 
 
 def _rules(found: CompiledSources) -> list[tuple[str, str, str]]:

@@ -59,7 +59,7 @@ class GlobPattern(NamedTuple):
 
     text: str
     gitignore: bool
-    fullmatch: Callable[[str], re.Match[str] | None]
+    fullmatch: LazyFullmatch
     root: str = WORKSPACE
     """Where the pattern is anchored: the workspace (``""``), ``"//"`` or ``"~/"``."""
 
@@ -163,26 +163,35 @@ def glob_regex(text: str, *, gitignore: bool) -> str:
     return regex
 
 
-class LazyFullmatch:
+class LazyFullmatch(tuple[str, bool]):
     """The compiled ``fullmatch`` of a glob, translated and compiled on its first call.
 
     A policy of 100,000 rules compiles only the patterns a decision reaches (the rule index
-    narrows the rest away); the glob was validated at load. Equal, hashed and pickled as
-    its text and mode.
+    narrows the rest away); the glob was validated at load. A value: the tuple ``(text,
+    gitignore)``, compared, hashed and pickled as such (the compiled-policy cache reads back
+    value types only), with the compiled matcher kept beside it once built.
     """
 
-    __slots__ = ("_fullmatch", "gitignore", "text")
+    _fullmatch: Callable[[str], re.Match[str] | None] | None = None
 
-    def __init__(self, text: str, gitignore: bool) -> None:
-        self.text = text
-        self.gitignore = gitignore
-        self._fullmatch: Callable[[str], re.Match[str] | None] | None = None
+    def __new__(cls, text: str, gitignore: bool) -> LazyFullmatch:
+        return super().__new__(cls, (text, gitignore))
+
+    @property
+    def text(self) -> str:
+        """The glob as written."""
+        return self[0]
+
+    @property
+    def gitignore(self) -> bool:
+        """The flavour it was compiled in."""
+        return self[1]
 
     def translate(self) -> Callable[[str], re.Match[str] | None]:
         """The compiled matcher (built now if it was not yet)."""
         fullmatch = self._fullmatch
         if fullmatch is None:
-            regex = glob_regex(self.text, gitignore=self.gitignore)
+            regex = glob_regex(self[0], gitignore=self[1])
             fullmatch = self._fullmatch = re.compile(regex, re.DOTALL).fullmatch
         return fullmatch
 
@@ -190,19 +199,11 @@ class LazyFullmatch:
         fullmatch = self._fullmatch
         return (fullmatch if fullmatch is not None else self.translate())(path)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, LazyFullmatch):
-            return NotImplemented
-        return (self.text, self.gitignore) == (other.text, other.gitignore)
-
-    def __hash__(self) -> int:
-        return hash((self.text, self.gitignore))
-
     def __reduce__(self) -> tuple[type[LazyFullmatch], tuple[str, bool]]:
-        return (LazyFullmatch, (self.text, self.gitignore))
+        return (LazyFullmatch, (self[0], self[1]))
 
     def __repr__(self) -> str:
-        return f"LazyFullmatch({self.text!r}, gitignore={self.gitignore})"
+        return f"LazyFullmatch({self[0]!r}, gitignore={self[1]})"
 
 
 def _check_text(text: str, *, gitignore: bool) -> None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import re  # already loaded: json and the console script import it
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum
@@ -266,9 +265,6 @@ def _pickler(base: type[Any]) -> type[Any]:
                 return (_frozen_mapping, (dict(obj),))
             if isinstance(obj, Enum):  # by value: no ``getattr`` to resolve when read
                 return (type(obj), (obj.value,))
-            owner = getattr(obj, "__self__", None)
-            if isinstance(owner, re.Pattern) and getattr(obj, "__name__", "") == "fullmatch":
-                return (_LazyFullmatch, (owner.pattern, owner.flags))
             return NotImplemented
 
     return Pickler
@@ -279,30 +275,8 @@ def _frozen_mapping(items: dict[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(items)
 
 
-class _LazyFullmatch:
-    """A glob's ``fullmatch`` whose regular expression is compiled on its first use: a hook
-    call matches a handful of a large policy's globs, so the others are never compiled."""
-
-    __slots__ = ("_flags", "_match", "_pattern")
-
-    def __init__(self, pattern: str, flags: int) -> None:
-        self._pattern = pattern
-        self._flags = flags
-        self._match: Callable[[str], Any] | None = None
-
-    def __call__(self, text: str) -> Any:
-        match = self._match
-        if match is None:
-            match = self._match = re.compile(self._pattern, self._flags).fullmatch
-        return match(text)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_LazyFullmatch, (self._pattern, self._flags))
-
-
 _REBUILDERS: Mapping[tuple[str, str], object] = {
     (__name__, "_frozen_mapping"): _frozen_mapping,
-    (__name__, "_LazyFullmatch"): _LazyFullmatch,
 }
 
 
