@@ -235,7 +235,11 @@ class DecisionEngine:
                 return cached
         view = self._policy.rule_index.rules_for(definition.name) if self._enforces else None
         found = self._evaluate(request, knobs, recommendations, view)
-        if static and (view is None or not (view.has_path_rules or view.has_command_rules)):
+        if (
+            static
+            and found.command is None
+            and (view is None or not (view.has_path_rules or view.has_command_rules))
+        ):
             _remember(self._static, key, found)
         elif text_key is not None and self.text_only(request, found):
             _remember(self._by_text, text_key, found)
@@ -421,12 +425,16 @@ class DecisionEngine:
             real = boundary.absolute_target(os.path.join(root, raw_path))
         return path, target, _spellings(lexical, real)
 
-    @staticmethod
-    def _command(request: PermissionRequest, bucket: RuleView) -> CommandLine | None:
-        """The shell line as the rules read it, when some rule looks at commands."""
-        if not bucket.has_command_rules or request.definition.effect is not Effect.EXECUTE:
+    def _command(self, request: PermissionRequest, bucket: RuleView) -> CommandLine | None:
+        """The shell line as the rules read it, when some rule looks at commands or at the
+        files a plain line names (:func:`~toolpolicy.engine.shell_files.files_ruled`)."""
+        if request.definition.effect is not Effect.EXECUTE:
             return None
-        from ..compile.commands import split_command_line  # shell calls only
+        from .shell_files import files_ruled  # shell calls only
+
+        if not (bucket.has_command_rules or files_ruled(self._policy.rule_index)):
+            return None
+        from ..compile.commands import split_command_line
 
         text = request.arguments.get("command")
         return split_command_line(text) if isinstance(text, str) else None

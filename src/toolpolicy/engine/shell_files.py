@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterator
 from types import MappingProxyType
 
+from ..compile.index import RuleIndex
 from ..compile.plain_subset import PlainLine
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
@@ -21,7 +22,14 @@ from ..tools.definitions import builtin_definitions
 from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition
 from .request import PermissionRequest
 
-__all__ = ["MAX_GLOB_MATCHES", "SINKS", "FileAccess", "file_accesses", "file_request"]
+__all__ = [
+    "MAX_GLOB_MATCHES",
+    "SINKS",
+    "FileAccess",
+    "file_accesses",
+    "file_request",
+    "files_ruled",
+]
 
 SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
 """Targets that are no file: writing or reading them touches nothing."""
@@ -47,6 +55,12 @@ class FileAccess(NamedTuple):
         if self.redirect:
             return f"redirection '{'<' if self.effect is Effect.READ else '>'} {self.path}'"
         return f"argument '{self.path}'"
+
+
+def files_ruled(index: RuleIndex) -> bool:
+    """Whether path rules of ``read_file`` or ``write_file`` exist: then they decide a plain
+    line's files whether or not any rule looks at the command itself."""
+    return any(index.rules_for(tool).has_path_rules for tool in _TOOL_FOR.values())
 
 
 def file_accesses(
