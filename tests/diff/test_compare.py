@@ -75,7 +75,14 @@ def test_a_user_deny_on_vendored_c_narrows_only_inside_its_pattern(team: Path) -
     report = run_diff("P03", str(team))
     assert report.verdict is Verdict.LESS_PERMISSIVE
     escalated = {"sandbox_permissions": "danger-full-access", "justification": "probe"}
-    assert [(r.probe.tool, r.probe.arguments) for r in report.differences] == [
+    # A path rule makes the engine decide the files a shell line names: the boundary then
+    # refuses a redirection into a protected path, which P03 leaves to the shell default.
+    assert {r.right.source for r in report.differences if r.probe.tool == "shell"} <= {
+        "workspace-boundary",
+        "no-vendored-c",
+    }
+    files = [r for r in report.differences if r.probe.tool != "shell"]
+    assert [(r.probe.tool, r.probe.arguments) for r in files] == [
         ("write_file", {"path": "third_party/.c", "content": "x"}),
         ("write_file", {"path": "third_party/.c", "content": "x", **escalated}),
         ("edit_file", {"path": "third_party/.c", "old_string": "a", "new_string": "b"}),
@@ -84,7 +91,7 @@ def test_a_user_deny_on_vendored_c_narrows_only_inside_its_pattern(team: Path) -
             {"path": "third_party/.c", "old_string": "a", "new_string": "b", **escalated},
         ),
     ]
-    first = report.differences[0]
+    first = files[0]
     assert first.right == Outcome(
         Behavior.DENY, "no-vendored-c", "Vendored C sources are read-only", None
     )
@@ -100,8 +107,12 @@ def test_an_allowed_shell_command_widens_and_its_compound_hiding_place_does_not(
     git_status: Path,
 ) -> None:
     report = run_diff("P03", str(git_status))
-    assert report.verdict is Verdict.MORE_PERMISSIVE
-    assert [r.probe.arguments for r in report.differences] == [{"command": "git status"}]
+    widen = [r.probe.arguments for r in report.differences if r.change is Change.WIDEN]
+    assert widen == [{"command": "git status"}]
+    # Every other difference is a file the line names, which the boundary decides once a
+    # command rule makes the engine read the line (P03 leaves them to the shell default).
+    others = [r for r in report.differences if r.change is not Change.WIDEN]
+    assert others and {r.right.source for r in others} == {"workspace-boundary"}
     hidden = decide(
         load(str(git_status)), Probe("shell", {"command": "true && git status"}, "test")
     )
@@ -183,7 +194,12 @@ def test_the_verdict_of_mixed_changes_is_incomparable(tmp_path: Path) -> None:
     both = tmp_path / "both.yaml"
     both.write_text(TEAM_POLICY + GIT_STATUS_POLICY.split("rules:\n", 1)[1], encoding="utf-8")
     report = run_diff("P03", str(both))
-    assert (report.count(Change.WIDEN), report.count(Change.NARROW)) == (1, 4)
+    # One widen (git status); four narrows on the file tools, eight on the files a shell
+    # line names (protected redirections, with and without escalation).
+    assert (report.count(Change.WIDEN), report.count(Change.NARROW)) == (1, 12)
+    shell = [r for r in report.differences if r.change is Change.NARROW and r.probe.tool == "shell"]
+    assert len(shell) == 8
+    assert {r.right.source for r in shell} == {"workspace-boundary", "no-vendored-c"}
     assert report.verdict is Verdict.INCOMPARABLE
 
 

@@ -111,7 +111,19 @@ def test_a_command_rule_yields_its_region_and_the_rest(tmp_path: Path, git_statu
         and isinstance(p.arguments, dict)
         and "sandbox_permissions" not in p.arguments
     ]
-    assert commands == ["w", "git status", ""]
+    # With a command rule the engine also decides the files a line names: reading outside,
+    # writing outside, writing into .git, into an agent's settings and into the policy file
+    # in use (here inside the workspace; any case spelling) are regions of their own.
+    assert commands == [
+        "w",
+        "w /",
+        "w > /",
+        "w > .git",
+        "w > .codex",
+        "w > 'git-\ufb05atus.yaml'",
+        "git status",
+        "",
+    ]
 
 
 def test_probes_are_deduplicated_first_origin_kept(tmp_path: Path, team: Path) -> None:

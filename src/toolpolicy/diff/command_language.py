@@ -1,64 +1,124 @@
-"""Command lines as a regular language over words, under the engine's command-rule semantics.
+"""Simple commands as a regular language over words, under the engine's command-rule semantics.
 
 The model is one *simple command*: a sequence of words, written as a line with each word
-shell-quoted. The alphabet is every word the rules spell (alternatives included) plus one
-"other word" standing for all the rest. :class:`PrefixSemantics` encodes how
-``compile/command_patterns.py`` reads a pattern:
+shell-quoted. The alphabet is every word the rules spell (alternatives included), extra
+words a search asks for, and one *neutral* word standing for all the rest.
+:class:`PrefixSemantics` encodes how ``compile/command_patterns.py`` reads a pattern:
 
 * an allow covers a plain command whose first words are the pattern's, each one of its
   word's alternatives (``*`` any one word);
 * a deny or ask *occurs* where the program (by basename) stands anywhere in the words,
-  followed by the other words in order with anything between them.
+  followed by the other plain words in order with anything between them, and its options
+  as a set: every word after the program adds its short letters and its long option, in
+  any order and grouping (``-rf`` is hit by ``-f -r``; ``--forc`` abbreviates ``--force``).
 
-Assumptions — what the model does not see (the engine decides every witness anyway, so a
-printed decision is always the engine's; what can be missed is a region):
+A *neutral* word (:func:`neutral_words`: ``--+w``) is one no rule can tell from any other
+word it does not name: it is no rule's word, runs as no rule's program, is no path argument
+(it starts with ``-``) and gives no option a rule looks for. A *fresh spelling* of a program
+(``--+git``) runs as that program and is otherwise neutral: a deny's program written so that
+no allow's literal word sees it.
 
-* option words of a deny or ask are read as literal words in order; the engine reads them
-  as a set (``-rf`` also hits ``-f -r``, ``--forc``);
-* path rules that decide a shell line's path arguments and redirections (read rules on
-  the arguments of read-only commands, rules naming the shell with ``paths``);
-* the plain subset: every witness is plain (literal words), so lines outside it (which
-  no allow covers) are not enumerated — they are decided like lines no allow covers;
-* wrappers, ``bash -c``, ``eval`` and the like that hide a further command in the words.
-
-A line of several simple commands (joined by ``;``) is decided by combining them: a deny
-or ask hits if it hits one of them, an allow only if it covers every one
-(``compile/rules.py``); the regions of such lines are searched too
-(:mod:`toolpolicy.diff.regions`). Another semantics is another class with the same methods.
+Wrappers, ``bash -c`` and ``eval`` need no model: the engine's conservative reading finds a
+deny's program wherever it is written, and no allow covers a line outside the plain subset
+(every witness here is plain). Another semantics is another class with the same methods.
 """
 
 from __future__ import annotations
 
+import itertools
 import shlex
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Protocol
 
 from ..compile.command_patterns import CommandPattern, program_key
 from ..core.vocabulary import Behavior
 from .automaton import Nfa, SymbolSet
 
-__all__ = ["CommandSemantics", "PrefixSemantics", "WordAlphabet", "WordDomain"]
+__all__ = [
+    "CommandSemantics",
+    "PrefixSemantics",
+    "WordAlphabet",
+    "WordDomain",
+    "fresh_spelling",
+    "is_option",
+    "neutral_words",
+    "option_atoms",
+    "provided_atoms",
+    "quoted",
+]
 
 _WILDCARD = "*"
-_OTHER_WORDS = ("w", "x", "y", "z")
+_NEUTRAL = "--+"
+
+
+def is_option(word: str) -> bool:
+    """An option word, as the engine reads one (``-x``, ``-rf``, ``--force``; not ``--``)."""
+    return len(word) > 1 and word[0] == "-" and word != "--"
+
+
+def _long(word: str) -> str | None:
+    return word.split("=", 1)[0] if word.startswith("--") and len(word) > 2 else None
+
+
+def option_atoms(alternative: str) -> frozenset[str]:
+    """What an option alternative needs: its short letters, or its long name."""
+    long = _long(alternative)
+    return frozenset((long,)) if long is not None else frozenset(alternative[1:])
+
+
+def provided_atoms(word: str, atoms: Iterable[str]) -> frozenset[str]:
+    """The ``atoms`` (short letters, long names) the word ``word`` provides after a program:
+    its letters if it is a short cluster, the long names it abbreviates if it is long."""
+    long = _long(word)
+    if long is not None:
+        return frozenset(a for a in atoms if len(a) > 1 and a.startswith(long))
+    if is_option(word):
+        letters = set(word[1:])
+        return frozenset(a for a in atoms if len(a) == 1 and a in letters)
+    return frozenset()
+
+
+def neutral_words(taken_words: Iterable[str], taken_keys: Iterable[str]) -> Iterator[str]:
+    """Neutral words (``--+w``, ``--+x``, ...): none is in ``taken_words`` or runs as a
+    program of ``taken_keys``, and none abbreviates a long option of ``taken_words``."""
+    words = set(taken_words)
+    keys = set(taken_keys)
+    longs = [w for w in words if w.startswith("--")]
+    for name in itertools.chain(("w", "x", "y", "z"), (f"w{i}" for i in itertools.count())):
+        word = _NEUTRAL + name
+        if word not in words and name not in keys and not any(w.startswith(word) for w in longs):
+            yield word
+
+
+def fresh_spelling(key: str, taken_words: Iterable[str]) -> str:
+    """A word that runs as the program ``key`` and is none of ``taken_words`` and no prefix of
+    their long options (``--+git``; more ``+`` when taken)."""
+    words = set(taken_words)
+    longs = [w for w in words if w.startswith("--")]
+    prefix = _NEUTRAL
+    while True:
+        word = prefix + key
+        if word not in words and not any(w.startswith(word) for w in longs):
+            return word
+        prefix += "+"
 
 
 class WordAlphabet:
-    """The words the rules spell (symbols ``0..n-1``) and one other word (symbol ``n``)."""
+    """The words the rules spell and the extra words asked for (symbols ``0..n-1``), and a
+    neutral word (symbol ``n``) standing for every other word."""
 
-    def __init__(self, words: Iterable[str]) -> None:
+    def __init__(self, words: Iterable[str], neutral: str) -> None:
         self.words = tuple(sorted({w for w in words if w != _WILDCARD}))
         self._ids = {word: index for index, word in enumerate(self.words)}
         self.other = len(self.words)
-        keys = {program_key(word) for word in self.words}
-        self.other_word = next(w for w in _candidates() if w not in self._ids and w not in keys)
+        self.other_word = neutral
 
     def of(self, word: str) -> int:
-        """The symbol of a rule word."""
+        """The symbol of a word of the alphabet."""
         return self._ids[word]
 
     def programs(self, key: str) -> frozenset[int]:
-        """The rule words that run as the program ``key`` (by basename)."""
+        """The words of the alphabet that run as the program ``key`` (by basename)."""
         return frozenset(i for i, word in enumerate(self.words) if program_key(word) == key)
 
     def text(self, symbols: Sequence[int]) -> tuple[str, ...]:
@@ -66,35 +126,32 @@ class WordAlphabet:
         return tuple(self.other_word if s == self.other else self.words[s] for s in symbols)
 
 
-def _candidates() -> Iterable[str]:
-    yield from _OTHER_WORDS
-    index = 0
-    while True:
-        yield f"w{index}"
-        index += 1
-
-
 class WordDomain:
-    """Every word sequence is a valid simple command; one state."""
+    """Every word sequence is a simple command; ``barred`` words may stand only first (as
+    the program), where no file rule reads them."""
 
-    def __init__(self, alphabet: WordAlphabet) -> None:
+    def __init__(self, alphabet: WordAlphabet, barred: frozenset[int] = frozenset()) -> None:
         self._alphabet = alphabet
+        self._barred = barred
         self.start: Hashable = 0
 
     def step(self, state: Hashable, symbol: int) -> Hashable | None:
-        """Any word may follow."""
-        return state
+        """Any word may follow, a barred one only first."""
+        if state and symbol in self._barred:
+            return None
+        return 1
 
     def accepting(self, state: Hashable) -> bool:
         """Every sequence, the empty line included."""
         return True
 
     def split(self, named: frozenset[int]) -> tuple[frozenset[int], int | None]:
-        """The other word stands for every word no live edge names."""
-        return frozenset(), self._alphabet.other
+        """The neutral word stands for every word no live edge names; barred words are
+        tried one by one."""
+        return self._barred - named, self._alphabet.other
 
     def rank(self, symbol: int) -> int:
-        """The other word first, then the rule words in order."""
+        """The neutral word first, then the alphabet in order."""
         return -1 if symbol == self._alphabet.other else symbol
 
 
@@ -108,11 +165,8 @@ class CommandSemantics(Protocol):
         behavior: Behavior,
         alphabet: WordAlphabet,
         id_: int,
-        *,
-        anywhere: bool = True,
     ) -> int:
-        """Add ``pattern`` as a rule of ``behavior`` reads it; returns its start state.
-        ``anywhere=False``: a deny's program only as the first word (a bounded search)."""
+        """Add ``pattern`` as a rule of ``behavior`` reads it; returns its start state."""
         ...
 
     def key(self, pattern: CommandPattern, behavior: Behavior) -> Hashable:
@@ -123,8 +177,8 @@ class CommandSemantics(Protocol):
         """Whether ``pattern`` hits the simple command ``words`` (to describe a region)."""
         ...
 
-    def line(self, commands: Sequence[tuple[str, ...]]) -> str:
-        """The command line a witness of one or more simple commands is decided as."""
+    def line(self, commands: Sequence[str]) -> str:
+        """The command line of one or more simple commands (each already quoted)."""
         ...
 
 
@@ -142,29 +196,57 @@ class PrefixSemantics:
         behavior: Behavior,
         alphabet: WordAlphabet,
         id_: int,
-        *,
-        anywhere: bool = True,
     ) -> int:
         """Allow: the words of a choice at each position, from the first word. Deny and
-        ask: the program by basename anywhere (with ``anywhere=False`` first), then each
-        further choice in order with anything between."""
+        ask: the program by basename anywhere, then each further plain choice in order
+        with anything between, while the words after the program gather the options'
+        atoms (states: plain choices read x atoms seen)."""
         anything = SymbolSet(frozenset(), negated=True)
-        allow = behavior is Behavior.ALLOW
-        start = state = nfa.state()
-        for position, choice in enumerate(pattern.alternatives):
-            if not allow and (position or anywhere):
-                nfa.edge(state, anything, state)
-            if choice == (_WILDCARD,):
-                reads = anything
-            elif position == 0 and not allow:
-                reads = SymbolSet(alphabet.programs(pattern.key))
-            else:
-                reads = SymbolSet(frozenset(alphabet.of(word) for word in choice))
-            nxt = nfa.state()
-            nfa.edge(state, reads, nxt)
-            state = nxt
-        nfa.edge(state, anything, state)
-        nfa.accept(state, id_)
+        if behavior is Behavior.ALLOW:
+            start = state = nfa.state()
+            for choice in pattern.alternatives:
+                nxt = nfa.state()
+                nfa.edge(state, _reads(choice, alphabet), nxt)
+                state = nxt
+            nfa.edge(state, anything, state)
+            nfa.accept(state, id_)
+            return start
+        rest = pattern.alternatives[1:]
+        plain = [choice for choice in rest if not is_option(choice[0])]
+        options = [[option_atoms(a) for a in choice] for choice in rest if is_option(choice[0])]
+        atoms = sorted({atom for choice in options for needed in choice for atom in needed})
+        bit = {atom: 1 << i for i, atom in enumerate(atoms)}
+        providers: dict[int, int] = {}
+        for symbol, word in enumerate(alphabet.words):
+            mask = sum(bit[a] for a in provided_atoms(word, atoms))
+            if mask:
+                providers[symbol] = mask
+        quiet = frozenset(providers)
+        start = nfa.state()
+        nfa.edge(start, anything, start)
+        masks = range(1 << len(atoms))
+        states = {(i, m): nfa.state() for i in range(len(plain) + 1) for m in masks}
+        program = (
+            anything if pattern.key == _WILDCARD else SymbolSet(alphabet.programs(pattern.key))
+        )
+        nfa.edge(start, program, states[(0, 0)])
+        for (i, m), state in states.items():
+            nfa.edge(state, SymbolSet(quiet, negated=True), state)
+            for symbol, mask in providers.items():
+                nfa.edge(state, SymbolSet(frozenset((symbol,))), states[(i, m | mask)])
+            if i < len(plain):
+                reads = _reads(plain[i], alphabet)
+                if reads.negated:
+                    nfa.edge(
+                        state, SymbolSet(reads.symbols | quiet, negated=True), states[(i + 1, m)]
+                    )
+                else:
+                    nfa.edge(state, SymbolSet(reads.symbols - quiet), states[(i + 1, m)])
+                for symbol, mask in providers.items():
+                    if symbol in reads:
+                        nfa.edge(state, SymbolSet(frozenset((symbol,))), states[(i + 1, m | mask)])
+            elif all(any(sum(bit[a] for a in need) & ~m == 0 for need in c) for c in options):
+                nfa.accept(state, id_)
         return start
 
     def hits(self, pattern: CommandPattern, behavior: Behavior, words: tuple[str, ...]) -> bool:
@@ -173,6 +255,17 @@ class PrefixSemantics:
             return pattern.matches(words)
         return pattern.occurs_in(words)
 
-    def line(self, commands: Sequence[tuple[str, ...]]) -> str:
-        """Words shell-quoted and joined by spaces, commands by ``;``."""
-        return " ; ".join(" ".join(shlex.quote(word) for word in words) for words in commands)
+    def line(self, commands: Sequence[str]) -> str:
+        """Commands joined by ``;``."""
+        return " ; ".join(commands)
+
+
+def quoted(words: Iterable[str]) -> str:
+    """Words shell-quoted and joined by spaces."""
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def _reads(choice: tuple[str, ...], alphabet: WordAlphabet) -> SymbolSet:
+    if choice == (_WILDCARD,):
+        return SymbolSet(frozenset(), negated=True)
+    return SymbolSet(frozenset(alphabet.of(word) for word in choice))

@@ -21,15 +21,19 @@ import os
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..compile.commands import CommandPattern
 from ..compile.globs import ABSOLUTE, HOME, WORKSPACE, GlobPattern
 from ..compile.rules import CompiledRule
+from ..core.decision import Decision
+from ..core.errors import WorkspacePathError
 from ..core.vocabulary import Behavior, Effect
 from ..engine.selection import ToolPolicy
+from ..tools.definitions import builtin_definitions
 from ..tools.protected import ProtectedEntry
 from ..tools.registry import ToolDefinition
-from .automaton import MAX_STATES, AutomatonTooLarge, Nfa, explore
-from .command_language import CommandSemantics, PrefixSemantics, WordAlphabet, WordDomain
+from ..tools.workspace import normalized_path
+from .automaton import Nfa, explore
+from .command_language import CommandSemantics, PrefixSemantics
+from .command_regions import EMPTY_SPECIAL, INCOMPLETE, Source, command_regions
 from .path_language import (
     PathDomain,
     add_exact,
@@ -40,20 +44,14 @@ from .path_language import (
     path_alphabet,
 )
 
-__all__ = ["LIMITED_SPECIAL", "Region", "RuleRef", "argument_regions"]
+__all__ = ["EMPTY_SPECIAL", "LIMITED_SPECIAL", "Region", "RuleRef", "argument_regions"]
 
 ROOT_PATH = "."
 ROOT_SPECIAL = "the workspace root"
 ABSOLUTE_SPECIAL = "an absolute path"
-EMPTY_SPECIAL = "the empty command line"
-MAX_LINE_SIGNATURES = 20_000
-ANYWHERE_STATES = 1_500
-MAX_ANYWHERE_PATTERNS = 40
-LIMITED_SPECIAL = (
-    "incomplete: too many deny/ask command patterns to search their programs anywhere; "
-    "searched at the start of a command only"
-)
+LIMITED_SPECIAL = INCOMPLETE
 _COMMAND_FIELD = "command"
+_FILE_TOOLS = ("read_file", "write_file")  # what decides a shell line's files
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +117,8 @@ class _Found:
 
     value: str | None
     parts: tuple[tuple[str, ...], ...] | None
-    left: int | None
-    right: int | None
+    left: Source | None
+    right: Source | None
     special: str | None
 
 
@@ -149,38 +147,102 @@ def argument_regions(
     paths: _PathSearch | None = None
     found: list[Region] = []
     cache: dict[Hashable, list[_Found]] = {}
+    everything = ({r.order: r for r in _all(left)}, {r.order: r for r in _all(right)})
     for d in definitions:
         rules = (_applicable(left, d), _applicable(right, d))
         orders = (tuple(r.order for r in rules[0]), tuple(r.order for r in rules[1]))
         argument: str | None
+        commands = d.effect is Effect.EXECUTE and _COMMAND_FIELD in d.arguments.names
+        if (d.path_argument is not None or commands) and paths is None:
+            rules_of = (_all(left), _all(right))
+            paths = _PathSearch(rules_of, protected, shared, left.workspace, home)
         if d.path_argument is not None:
+            assert paths is not None
             argument = d.path_argument
             write = d.effect is Effect.WRITE
             key: Hashable = ("path", orders, write)
             if key not in cache:
-                if paths is None:
-                    rules_of = (_all(left), _all(right))
-                    paths = _PathSearch(rules_of, protected, shared, left.workspace, home)
                 cache[key] = paths.regions(rules, write)
-        elif d.effect is Effect.EXECUTE and _COMMAND_FIELD in d.arguments.names:
+        elif commands:
+            assert paths is not None
             argument = _COMMAND_FIELD
             key = ("command", orders)
             if key not in cache:
-                cache[key] = _command_regions(rules, reading)
+                reads, writes = _file_witnesses(paths, (left, right), everything, definitions)
+                cache[key] = [
+                    _Found(
+                        reading.line([c.text for c in region.commands]),
+                        tuple(
+                            (*c.words, c.target) if c.redirect else c.words for c in region.commands
+                        ),
+                        region.left,
+                        region.right,
+                        region.special,
+                    )
+                    for region in command_regions(
+                        (left, right), d.name, rules, reading, reads, writes
+                    )
+                ]
         else:
             argument = None
             key = ("constant", orders)
             plain = (_plain(rules[0]), _plain(rules[1]))
             cache[key] = [_Found(None, None, _order(plain[0], ()), _order(plain[1], ()), None)]
-        sides = ({r.order: r for r in rules[0]}, {r.order: r for r in rules[1]})
         # Ordinary regions first, then the root, protected paths, the empty line.
         for item in sorted(cache[key], key=lambda item: item.special is not None):
             refs = [
-                None if order is None else _ref(side[order], item, reading, matches)
-                for side, order in zip(sides, (item.left, item.right), strict=True)
+                _decider_ref(source, side, item, reading, matches)
+                for side, source in zip(everything, (item.left, item.right), strict=True)
             ]
             found.append(Region(d.name, argument, item.value, refs[0], refs[1], item.special))
     return tuple(found)
+
+
+def _file_witnesses(
+    paths: _PathSearch,
+    policies: tuple[ToolPolicy, ToolPolicy],
+    everything: tuple[Mapping[int, CompiledRule], Mapping[int, CompiledRule]],
+    definitions: Sequence[ToolDefinition],
+) -> tuple[list[str], list[str]]:
+    """Witnesses of the read and the write path regions a shell line's files can fall in
+    where something other than an allow decides on a side (or the path is absolute)."""
+    named = {d.name: d for d in definitions}
+    if any(name not in named for name in _FILE_TOOLS):
+        named.update((d.name, d) for d in builtin_definitions() if d.name in _FILE_TOOLS)
+    out: list[list[str]] = []
+    for name in _FILE_TOOLS:
+        d = named[name]
+        rules = (_applicable(policies[0], d), _applicable(policies[1], d))
+        out.append(
+            [
+                item.value
+                for item in paths.regions(rules, d.effect is Effect.WRITE)
+                if item.value is not None
+                and (
+                    item.special is not None
+                    or any(
+                        source is not None and everything[i][source].behavior >= Behavior.ASK
+                        for i, source in enumerate((item.left, item.right))
+                        if isinstance(source, int)
+                    )
+                )
+            ]
+        )
+    return out[0], out[1]
+
+
+def _decider_ref(
+    source: Source | None,
+    rules: Mapping[int, CompiledRule],
+    item: _Found,
+    semantics: CommandSemantics,
+    matches: Callable[[GlobPattern, str], bool],
+) -> RuleRef | None:
+    if source is None:
+        return None
+    if isinstance(source, Decision):
+        return RuleRef(source.source, source.reason, source.behavior, ())
+    return _ref(rules[source], item, semantics, matches)
 
 
 def _all(policy: ToolPolicy) -> tuple[CompiledRule, ...]:
@@ -362,158 +424,6 @@ def _relative_spelling(anchor: str, root: str, home: str) -> str | None:
     return ""
 
 
-def _command_regions(rules: _Rules, semantics: CommandSemantics) -> list[_Found]:
-    """Regions of a command line: one simple command as ``semantics`` reads prefixes, lines
-    of several (deny and ask hit if any command does, an allow only if it covers every
-    one), and the empty line."""
-    ids: dict[Hashable, int] = {}
-    patterns: list[tuple[CommandPattern, Behavior]] = []
-    for side in rules:
-        for rule in side:
-            if rule.paths is None:
-                for pattern in rule.commands or ():
-                    key = semantics.key(pattern, rule.decision.behavior)
-                    if key not in ids:
-                        ids[key] = len(ids)
-                        patterns.append((pattern, rule.decision.behavior))
-    alphabet = WordAlphabet(
-        w for pattern, _ in patterns for choice in pattern.alternatives for w in choice
-    )
-    # A deny or ask reads its program anywhere in the words: the search tracks every mix of
-    # started occurrences, which many patterns can make huge; past a budget of states their
-    # programs are searched at the start of a command only, and each region says so.
-    empty_id = len(ids)
-    found: dict[frozenset[int], tuple[int, ...]] | None = None
-    if sum(b is not Behavior.ALLOW for _, b in patterns) <= MAX_ANYWHERE_PATTERNS:
-        try:
-            found = _command_search(patterns, semantics, alphabet, empty_id, anywhere=True)
-        except AutomatonTooLarge:
-            found = None
-    limited = None if found is not None else LIMITED_SPECIAL
-    if found is None:
-        found = _command_search(patterns, semantics, alphabet, empty_id, anywhere=False)
-    hitters = [
-        _hitters(
-            side,
-            lambda r: (
-                [ids[semantics.key(p, r.decision.behavior)] for p in r.commands or ()]
-                if r.paths is None
-                else []
-            ),
-        )
-        for side in rules
-    ]
-    plain = (_plain(rules[0]), _plain(rules[1]))
-    parts: dict[_Pair, tuple[str, ...]] = {}
-    out: list[_Found] = []
-    for matched, symbols in found.items():
-        words = alphabet.text(symbols)
-        pair = (
-            _signature(plain[0], (r for i in matched for r in hitters[0].get(i, ()))),
-            _signature(plain[1], (r for i in matched for r in hitters[1].get(i, ()))),
-        )
-        if len(ids) in matched:
-            out.append(_Found(semantics.line([words]), (words,), *_deciders(pair), EMPTY_SPECIAL))
-        else:
-            parts.setdefault(pair, words)
-    seen: set[tuple[int | None, int | None]] = set()
-    for pair, line in _combinations(parts).items():  # fewest commands first
-        deciders = _deciders(pair)
-        if deciders not in seen:
-            seen.add(deciders)
-            several = None if len(line) == 1 else f"{len(line)} simple commands"
-            special = ", ".join(filter(None, (several, limited))) or None
-            out.append(_Found(semantics.line(line), line, *deciders, special))
-    return out
-
-
-def _command_search(
-    patterns: Sequence[tuple[CommandPattern, Behavior]],
-    semantics: CommandSemantics,
-    alphabet: WordAlphabet,
-    empty_id: int,
-    *,
-    anywhere: bool,
-) -> dict[frozenset[int], tuple[int, ...]]:
-    nfa = Nfa()
-    starts = [
-        semantics.add_pattern(nfa, pattern, behavior, alphabet, id_, anywhere=anywhere)
-        for id_, (pattern, behavior) in enumerate(patterns)
-    ]
-    empty = nfa.state()
-    nfa.accept(empty, empty_id)
-    starts.append(empty)
-    limit = ANYWHERE_STATES if anywhere else MAX_STATES
-    return explore(nfa.compiled(), starts, WordDomain(alphabet), limit=limit)
-
-
-# What decides a line on one side, reduced to what combining commands can change:
-# (0, the first deny hit), else (1, the first ask hit), else (2, the allow rules that
-# cover every command).
-_Signature = tuple[int, int] | tuple[int, frozenset[int]]
-_Pair = tuple[_Signature, _Signature]
-_KINDS = ((Behavior.DENY, 0), (Behavior.ASK, 1))
-
-
-def _signature(plain: Sequence[CompiledRule], hits: Iterable[CompiledRule]) -> _Signature:
-    every = (*plain, *hits)
-    for behavior, kind in _KINDS:
-        orders = [r.order for r in every if r.decision.behavior is behavior]
-        if orders:
-            return kind, min(orders)
-    return 2, frozenset(r.order for r in every if r.decision.behavior is Behavior.ALLOW)
-
-
-def _joined(a: _Signature, b: _Signature) -> _Signature:
-    """The signature of a line holding the commands of both."""
-    if a[0] != b[0]:
-        return a if a[0] < b[0] else b
-    first, second = a[1], b[1]
-    if isinstance(first, frozenset) and isinstance(second, frozenset):
-        return 2, first & second
-    assert isinstance(first, int) and isinstance(second, int)
-    return a if first <= second else b
-
-
-def _deciders(pair: _Pair) -> tuple[int | None, int | None]:
-    return _decider(pair[0]), _decider(pair[1])
-
-
-def _decider(signature: _Signature) -> int | None:
-    value = signature[1]
-    if isinstance(value, frozenset):
-        return min(value) if value else None
-    return value
-
-
-def _combinations(
-    parts: Mapping[_Pair, tuple[str, ...]],
-) -> dict[_Pair, tuple[tuple[str, ...], ...]]:
-    """Every signature pair a line of one or more simple commands reaches, with the fewest
-    commands (breadth first, so in order of the number of commands), from the single
-    commands ``parts``."""
-    known: dict[_Pair, tuple[tuple[str, ...], ...]] = {
-        pair: (words,) for pair, words in parts.items()
-    }
-    frontier = list(known)
-    while frontier:
-        following = []
-        for pair in frontier:
-            line = known[pair]
-            for part, words in parts.items():
-                joined = (_joined(pair[0], part[0]), _joined(pair[1], part[1]))
-                if joined not in known:
-                    if len(known) >= MAX_LINE_SIGNATURES:
-                        raise AutomatonTooLarge(
-                            "the command rules are too intricate to compare completely "
-                            f"(more than {MAX_LINE_SIGNATURES} kinds of command lines)"
-                        )
-                    known[joined] = (*line, words)
-                    following.append(joined)
-        frontier = following
-    return known
-
-
 def _hitters(
     side: Sequence[CompiledRule], pattern_ids: Callable[[CompiledRule], list[int]]
 ) -> dict[int, list[CompiledRule]]:
@@ -534,7 +444,12 @@ def _ref(
     """The deciding rule and those of its patterns that match the witness."""
     behavior = rule.decision.behavior
     patterns: tuple[str, ...] = ()
-    if item.parts is not None:
+    if item.parts is not None and rule.paths is not None:
+        named = [_as_path(word) for words in item.parts for word in words[1:]]
+        patterns = tuple(
+            g.text for g in rule.paths if any(p is not None and matches(g, p) for p in named)
+        )
+    elif item.parts is not None:
         patterns = tuple(
             p.text
             for p in rule.commands or ()
@@ -543,6 +458,16 @@ def _ref(
     elif item.value is not None:
         patterns = tuple(g.text for g in rule.paths or () if matches(g, item.value))
     return RuleRef(rule.name, rule.label, behavior, patterns)
+
+
+def _as_path(word: str) -> str | None:
+    """A shell word as the path a file rule reads (``None``: no path)."""
+    if word.startswith("/"):
+        return os.path.normpath(word)
+    try:
+        return normalized_path(word) or ROOT_PATH
+    except WorkspacePathError:
+        return None
 
 
 class _WitnessMatcher:

@@ -1,0 +1,550 @@
+"""Every region of a shell's command line where two sides' rules decide, with a witness line.
+
+What decides a line, per side (``engine/evaluate.py``): the command rules matched against
+the whole line (sorted by declaration order), then the files the plain line names — its
+redirections, then its path arguments, in the order written — each decided by the boundary
+and the deny and ask path rules of ``read_file``/``write_file``. The first candidate of the
+strongest behavior is the decider. A :class:`SideSignature` keeps exactly what joining
+commands into a line can change: the first command deny and ask, the allow rules covering
+every command, and the first redirection and argument deny and ask.
+
+Deny and ask hits only grow when a command grows, so no search over every mix of started
+patterns is needed (it is exponential in the number of deny and ask patterns):
+
+1. *Hits on both sides.* Every such line's deciders are those of a line of at most two
+   *parts*: each deny or ask pattern's occurrence witnesses
+   (:mod:`toolpolicy.diff.command_witnesses`), and each file region's witness as an
+   argument (``--+w PATH``), read redirection (``--+w < PATH``) and write redirection
+   (``--+w > PATH``). The part that decides a side in the line is a weaker command below it
+   (a subsequence with weaker words) that the same thing decides; together the two parts
+   decide the line alike. All pairs are found by a dominance scan, not by trying each.
+2. *No hit on a side.* Then the allow rules decide that side, which depend on the first
+   words exactly: a search over the allow patterns' words (:func:`.automaton.explore`),
+   with the deny and ask patterns whose programs those words can run kept in the automaton
+   and every word that is a denied or asked file kept out of the arguments. A line with a
+   hit on the other side needs that hit too: one such search per deny or ask pattern and
+   per file word that only one side hits. Lines of several commands intersect the allow
+   sets of theirs.
+
+Each search is bounded; a bounded search that had to stop leaves its regions marked
+``incomplete: ...`` (the verdict is then inconclusive, never equivalent). So are the
+regions when a redirection is decided on one side only beside allow rules on the other
+(only ``--+w > PATH`` is tried), and when an option cannot be spelled neutrally.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import NamedTuple, TypeVar
+
+from ..compile.command_patterns import CommandPattern, program_key
+from ..compile.command_scan import scan_runs
+from ..compile.plain_subset import PlainLine, recognise_plain
+from ..compile.rules import CompiledRule
+from ..core.decision import Decision
+from ..core.vocabulary import Behavior
+from ..engine.evaluate import BOUNDARY, RULES
+from ..engine.selection import ToolPolicy
+from .automaton import AutomatonTooLarge, Nfa, SymbolSet, explore
+from .command_language import (
+    CommandSemantics,
+    WordAlphabet,
+    WordDomain,
+    fresh_spelling,
+    is_option,
+    neutral_words,
+    quoted,
+)
+from .command_witnesses import occurrence_witnesses
+
+__all__ = [
+    "EMPTY_SPECIAL",
+    "INCOMPLETE",
+    "Command",
+    "CommandRegion",
+    "SideSignature",
+    "command_regions",
+]
+
+EMPTY_SPECIAL = "the empty command line"
+INCOMPLETE = "incomplete: "
+SEARCH_STATES = 50_000
+MAX_ALLOW_SETS = 4_096
+_WILDCARD = "*"
+_PLAIN_NEUTRAL = ("w", "x", "y", "z")
+_PLAIN_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_%+-./@^]!")
+
+Source = int | Decision
+"""What decides: a rule (its declaration order) or the boundary (its decision)."""
+
+
+class Command(NamedTuple):
+    """One simple command of a witness line: its words and at most one redirection."""
+
+    words: tuple[str, ...]
+    redirect: str = ""
+    target: str = ""
+
+    @property
+    def text(self) -> str:
+        """The command as written in a line."""
+        text = quoted(self.words)
+        return f"{text} {self.redirect} {quoted((self.target,))}" if self.redirect else text
+
+
+class SideSignature(NamedTuple):
+    """What decides a line on one side, as far as joining commands can change it."""
+
+    deny: int | None = None
+    ask: int | None = None
+    allow: frozenset[int] = frozenset()
+    redirect_deny: Source | None = None
+    redirect_ask: Source | None = None
+    argument_deny: Source | None = None
+    argument_ask: Source | None = None
+
+    @property
+    def key(self) -> tuple[int, int, int] | None:
+        """Lower decides before higher when joined: (deny 0 / ask 1, command 0 / redirection
+        1 / argument 2, rule order); ``None``: no deny or ask."""
+        for kind, fields in enumerate(
+            ((self.deny, self.redirect_deny, self.argument_deny),
+             (self.ask, self.redirect_ask, self.argument_ask))
+        ):  # fmt: skip
+            for place, source in enumerate(fields):
+                if source is not None:
+                    return kind, place, source if isinstance(source, int) else 0
+        return None
+
+    @property
+    def decider(self) -> Source | None:
+        """The rule or boundary decision the engine reports (``None``: the default)."""
+        for source in (
+            self.deny, self.redirect_deny, self.argument_deny,
+            self.ask, self.redirect_ask, self.argument_ask,
+        ):  # fmt: skip
+            if source is not None:
+                return source
+        return min(self.allow) if self.allow else None
+
+    def joined(self, other: SideSignature) -> SideSignature:
+        """The signature of a line holding this one's commands, then ``other``'s."""
+        return SideSignature(
+            _least(self.deny, other.deny),
+            _least(self.ask, other.ask),
+            self.allow & other.allow,
+            _first(self.redirect_deny, other.redirect_deny),
+            _first(self.redirect_ask, other.redirect_ask),
+            _first(self.argument_deny, other.argument_deny),
+            _first(self.argument_ask, other.argument_ask),
+        )
+
+
+def _least(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _first(a: Source | None, b: Source | None) -> Source | None:
+    return b if a is None else a
+
+
+_Pair = tuple[SideSignature, SideSignature]
+_Note = Callable[[tuple["Command", ...], Source | None, Source | None], None]
+
+
+class CommandRegion(NamedTuple):
+    """A region of the command line: its witness commands, the deciders, what else."""
+
+    commands: tuple[Command, ...]
+    left: Source | None
+    right: Source | None
+    special: str | None
+
+
+class _Side:
+    """One side's engine, deciding single commands to signatures."""
+
+    def __init__(self, policy: ToolPolicy, tool: str, rules: Sequence[CompiledRule]) -> None:
+        self.policy = policy
+        self.tool = tool
+        self.orders = {rule.name: rule.order for rule in reversed(rules)}
+        self.paths = {rule.name for rule in rules if rule.paths is not None}
+
+    def signature(self, command: Command) -> SideSignature:
+        evaluation = self.policy.evaluate(self.tool, {"command": command.text})
+        deny: int | None = None
+        ask: int | None = None
+        allow: set[int] = set()
+        files: dict[Behavior, Source] = {}
+        candidates = evaluation.candidates
+        start = 1 if candidates and candidates[0].participant == BOUNDARY else 0
+        for candidate in candidates[start:]:
+            decision = candidate.decision
+            if decision is None:
+                continue
+            behavior = decision.behavior
+            if candidate.participant == RULES and candidate.rule is not None:
+                order = self.orders[candidate.rule]
+                if candidate.rule in self.paths:
+                    files.setdefault(behavior, order)
+                elif behavior is Behavior.DENY:
+                    deny = order if deny is None else min(deny, order)
+                elif behavior is Behavior.ASK:
+                    ask = order if ask is None else min(ask, order)
+                elif behavior is Behavior.ALLOW:
+                    allow.add(order)
+            elif candidate.participant == BOUNDARY:
+                files.setdefault(behavior, decision)
+        file_deny, file_ask = files.get(Behavior.DENY), files.get(Behavior.ASK)
+        if command.redirect:
+            return SideSignature(deny, ask, frozenset(allow), file_deny, file_ask)
+        return SideSignature(deny, ask, frozenset(allow), None, None, file_deny, file_ask)
+
+
+def command_regions(
+    policies: tuple[ToolPolicy, ToolPolicy],
+    tool: str,
+    rules: tuple[Sequence[CompiledRule], Sequence[CompiledRule]],
+    semantics: CommandSemantics,
+    reads: Iterable[str],
+    writes: Iterable[str],
+) -> list[CommandRegion]:
+    """Every region of ``tool``'s command line (see the module docstring). ``reads`` and
+    ``writes`` are witnesses of every region of a read and a write path."""
+    return _Search(policies, tool, rules, semantics).regions(reads, writes)
+
+
+class _Search:
+    def __init__(
+        self,
+        policies: tuple[ToolPolicy, ToolPolicy],
+        tool: str,
+        rules: tuple[Sequence[CompiledRule], Sequence[CompiledRule]],
+        semantics: CommandSemantics,
+    ) -> None:
+        self.semantics = semantics
+        self.sides = (
+            _Side(policies[0], tool, policies[0].compiled.rules),
+            _Side(policies[1], tool, policies[1].compiled.rules),
+        )
+        self.limits: list[str] = []
+        patterns: dict[Hashable, tuple[CommandPattern, Behavior]] = {}
+        self.hit_keys: tuple[set[Hashable], set[Hashable]] = (set(), set())
+        for side, side_rules in zip(self.hit_keys, rules, strict=True):
+            for rule in side_rules:
+                if rule.paths is None:
+                    for pattern in rule.commands or ():
+                        behavior = rule.decision.behavior
+                        key = semantics.key(pattern, behavior)
+                        patterns.setdefault(key, (pattern, behavior))
+                        if behavior is not Behavior.ALLOW:
+                            side.add(key)
+        self.patterns = patterns
+        self.words = {w for p, _ in patterns.values() for c in p.alternatives for w in c}
+        self.keys = {p.key for p, _ in patterns.values() if p.key != _WILDCARD}
+        self.keys |= {program_key(w) for w in self.words}
+        self.neutral = next(neutral_words(self.words, self.keys))
+        self.allows = [item for item in patterns.values() if item[1] is Behavior.ALLOW]
+        self.allowing = tuple(
+            any(r.decision.behavior is Behavior.ALLOW and r.commands for r in side)
+            for side in rules
+        )
+        self.occurs = [item for item in patterns.values() if item[1] is not Behavior.ALLOW]
+        self.parts: dict[_Pair, Command] = {}
+        self.cache: dict[Command, _Pair] = {}
+        self.filed: dict[str, _Pair] = {}
+        # A plain word reads better than ``--+w`` where no file rule reads it as a path.
+        for name in _PLAIN_NEUTRAL:
+            if name not in self.words and name not in self.keys and not any(self.hits_files(name)):
+                self.neutral = name
+                break
+        self.decide(Command((self.neutral,)))
+
+    # -- parts --------------------------------------------------------------------------
+
+    def decide(self, command: Command) -> _Pair:
+        pair = self.cache.get(command)
+        if pair is None:
+            pair = self.cache[command] = (
+                self.sides[0].signature(command),
+                self.sides[1].signature(command),
+            )
+            known = self.parts.get(pair)
+            if known is None or (len(command.text), command.text) < (
+                len(known.text),
+                known.text,
+            ):
+                self.parts[pair] = command
+        return pair
+
+    def file_word(self, word: str) -> _Pair:
+        """The signature of ``word`` as the argument of a neutral program."""
+        pair = self.filed.get(word)
+        if pair is None:
+            pair = self.filed[word] = self.decide(Command((self.neutral, word)))
+        return pair
+
+    def hits_files(self, word: str) -> tuple[bool, bool]:
+        if word == _WILDCARD or is_option(word):
+            return False, False
+        pair = self.file_word(word)
+        return tuple(  # type: ignore[return-value]
+            s.argument_deny is not None or s.argument_ask is not None for s in pair
+        )
+
+    def regions(self, reads: Iterable[str], writes: Iterable[str]) -> list[CommandRegion]:
+        for pattern, _ in self.occurs:
+            witnesses, complete = occurrence_witnesses(pattern, self.neutral, self.words, self.keys)
+            if not complete:
+                self._limit(f"the options of '{pattern.text}' were not all spelled")
+            for words in witnesses:
+                self.decide(Command(words))
+        tracked: list[str] = []
+        redirected: list[tuple[str, str]] = []
+        for operator, paths in (("<", reads), (">", writes)):
+            for path in dict.fromkeys(paths):
+                word = self._path_word(path)
+                if word is None:
+                    continue
+                pair = self.decide(Command((self.neutral,), operator, word))
+                if self._one_sided(pair, redirect=True):
+                    redirected.append((operator, word))
+                if operator == "<" and self._one_sided(self.file_word(word), redirect=False):
+                    tracked.append(word)
+        for allow, _ in self.allows:
+            for choice in allow.alternatives[1:]:
+                if any(any(self.hits_files(w)) for w in choice):
+                    self._limit(f"a word of the allow pattern '{allow.text}' is a file")
+        for prefix in self._explore(None):
+            for operator, word in redirected:
+                self.decide(Command(prefix, operator, word))
+        for pattern, behavior in self.occurs:
+            key = self.semantics.key(pattern, behavior)
+            one_sided = [key in self.hit_keys[0], key in self.hit_keys[1]]
+            if one_sided[0] != one_sided[1] and self.allowing[one_sided.index(False)]:
+                self._explore((pattern, behavior))
+        for word in sorted(set(self.words) - set(tracked)):
+            if not is_option(word) and self._one_sided(self.file_word(word), redirect=False):
+                tracked.append(word)
+        for word in tracked:
+            self._explore(word)
+        return self._combine()
+
+    def _one_sided(self, pair: _Pair, *, redirect: bool) -> bool:
+        """Whether one side only has a file hit in ``pair`` and the other allow rules (so
+        that its allow sets matter beside that hit)."""
+        hits = [
+            (s.redirect_deny, s.redirect_ask) if redirect else (s.argument_deny, s.argument_ask)
+            for s in pair
+        ]
+        found = [any(source is not None for source in side) for side in hits]
+        return found[0] != found[1] and self.allowing[found.index(False)]
+
+    def _path_word(self, path: str) -> str | None:
+        """``path`` as a plain argument word the rules read as that path and no command
+        rule tells from a neutral word (``None``, and the regions are limited, if none)."""
+        word = "./" + path if path.startswith("-") else path
+        for spelled in (word, word.rstrip("/") + "/."):
+            line = recognise_plain(quoted((self.neutral, spelled)))
+            if not isinstance(line, PlainLine) or line.arguments != (spelled,):
+                continue
+            pieces = {w for run in scan_runs(quoted((spelled,))) for w in run}
+            if not any(p in self.words or program_key(p) in self.keys for p in pieces):
+                return spelled
+        self._limit(f"the file region of {path!r} has no neutral plain argument word")
+        return None
+
+    def _limit(self, why: str) -> None:
+        if why not in self.limits:
+            self.limits.append(why)
+
+    # -- searches for lines an allow decides on a side -----------------------------------
+
+    def _explore(
+        self, tracked: tuple[CommandPattern, Behavior] | str | None
+    ) -> list[tuple[str, ...]]:
+        """The allow patterns' words, with the deny and ask patterns they can run, and
+        ``tracked`` (a pattern, or a file word as an argument) that must be reachable."""
+        words = {w for p, _ in self.allows for c in p.alternatives for w in c}
+        extra: set[str] = set()
+        if isinstance(tracked, tuple):
+            words |= {w for c in tracked[0].alternatives[1:] for w in c}
+            if tracked[0].key != _WILDCARD:
+                extra.add(fresh_spelling(tracked[0].key, self.words))
+        elif tracked is not None:
+            extra.add(tracked)
+        chosen: dict[Hashable, tuple[CommandPattern, Behavior]] = {}
+        grown = True
+        while grown:
+            grown = False
+            keys = {program_key(w) for w in words | extra}
+            for key, (pattern, behavior) in self.patterns.items():
+                if behavior is Behavior.ALLOW or key in chosen:
+                    continue
+                if pattern.key == _WILDCARD or pattern.key in keys:
+                    chosen[key] = (pattern, behavior)
+                    words |= {w for c in pattern.alternatives for w in c}
+                    grown = True
+        alphabet = WordAlphabet(words | extra, self.neutral)
+        barred = frozenset(
+            alphabet.of(w) for w in alphabet.words if w != tracked and any(self.hits_files(w))
+        )
+        nfa = Nfa()
+        items = [*self.allows, *chosen.values()]
+        if isinstance(tracked, tuple):
+            items.append(tracked)
+        starts = [
+            self.semantics.add_pattern(nfa, p, b, alphabet, i) for i, (p, b) in enumerate(items)
+        ]
+        if isinstance(tracked, str):
+            starts.append(_argument(nfa, alphabet.of(tracked), len(items)))
+        try:
+            found = explore(
+                nfa.compiled(), starts, WordDomain(alphabet, barred), limit=SEARCH_STATES
+            )
+        except AutomatonTooLarge:
+            self._limit("a search of the allow rules' words had to stop")
+            return []
+        witnesses = [alphabet.text(symbols) for symbols in found.values() if symbols]
+        for witness in witnesses:
+            self.decide(Command(witness))
+        return witnesses
+
+    # -- joining commands into lines ----------------------------------------------------
+
+    def _combine(self) -> list[CommandRegion]:
+        found: dict[tuple[Source | None, Source | None], tuple[Command, ...]] = {}
+
+        def note(line: tuple[Command, ...], left: Source | None, right: Source | None) -> None:
+            known = found.get((left, right))
+            if known is None or _length(line) < _length(known):
+                found[(left, right)] = line
+
+        parts = list(self.parts.items())
+        for (a, b), command in parts:
+            note((command,), a.decider, b.decider)
+        self._hits(parts, note)
+        self._allow_sets(parts, note)
+        empty = self.decide(Command(()))
+        limited = INCOMPLETE + "; ".join(self.limits) if self.limits else None
+        out = [CommandRegion((), empty[0].decider, empty[1].decider, EMPTY_SPECIAL)]
+        for (left, right), line in sorted(found.items(), key=lambda item: len(item[1])):
+            several = None if len(line) == 1 else f"{len(line)} simple commands"
+            special = ", ".join(filter(None, (several, limited))) or None
+            out.append(CommandRegion(line, left, right, special))
+        return out
+
+    @staticmethod
+    def _hits(parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
+        """Lines of two parts where one decides the left side and the other the right,
+        both by a deny or ask: ``p`` then ``q`` with ``q`` no earlier on the left and
+        strictly earlier on the right (or, tied on the right by position, ``q`` first)."""
+        infinite = (9, 9, 0)
+        keyed = sorted(
+            ((a.key or infinite, b.key or infinite, a, b, command) for (a, b), command in parts),
+            key=lambda item: item[0],
+            reverse=True,
+        )
+        seen: list[tuple[tuple[int, int, int], int]] = []  # (right key, index), sorted
+        kept: set[tuple[tuple[int, int, int], Source | None]] = set()
+        asked: set[tuple[tuple[int, int, int], Source | None, tuple[int, int, int]]] = set()
+        added = 0
+        for left_key, right_key, a, _, command in keyed:
+            while added < len(keyed) and keyed[added][0] >= left_key:
+                entry = keyed[added]
+                mark = (entry[1], entry[3].decider)
+                if entry[1] != infinite and mark not in kept:
+                    kept.add(mark)
+                    bisect.insort(seen, (entry[1], added))
+                added += 1
+            question = (left_key, a.decider, right_key)
+            if left_key == infinite or question in asked:
+                continue
+            asked.add(question)
+            stop = bisect.bisect_left(seen, (right_key, -1))
+            for _, j in seen[:stop]:
+                note((command, keyed[j][4]), a.decider, keyed[j][3].decider)
+            if right_key != infinite and right_key[1]:
+                for other_key, j in seen[stop:]:
+                    if other_key != right_key:
+                        break
+                    if keyed[j][0] > left_key:
+                        note((keyed[j][4], command), a.decider, keyed[j][3].decider)
+
+    @staticmethod
+    def _allow_sets(parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
+        """Lines that no deny or ask hits on one side at least: there the commands' allow
+        sets intersect. With a hit on the other side, it comes from the first part, which
+        the others do not beat; with none on either, both sides' sets intersect along."""
+        for side in (0, 1):
+            other = 1 - side
+            quiet = [(pair, c) for pair, c in parts if pair[side].key is None]
+            for pair, command in quiet:
+                lead = pair[other].key
+                if lead is None:
+                    continue
+                family: dict[frozenset[int], Command] = {}
+                for q_pair, q_command in quiet:
+                    q_key = q_pair[other].key
+                    if q_key is None or q_key >= lead:
+                        family.setdefault(q_pair[side].allow, q_command)
+                reached = _intersections({pair[side].allow: (command,)}, family, lambda x, y: x & y)
+                for allow, line in reached.items():
+                    mine = min(allow) if allow else None
+                    theirs = pair[other].decider
+                    note(line, *((mine, theirs) if side == 0 else (theirs, mine)))
+        pure = {
+            (pair[0].allow, pair[1].allow): command
+            for pair, command in parts
+            if pair[0].key is None and pair[1].key is None
+        }
+        reached_pairs = _intersections(
+            {key: (command,) for key, command in pure.items()},
+            pure,
+            lambda x, y: (x[0] & y[0], x[1] & y[1]),
+        )
+        for (left, right), line in reached_pairs.items():
+            note(line, min(left) if left else None, min(right) if right else None)
+
+
+_T = TypeVar("_T", bound=Hashable)
+
+
+def _intersections(
+    start: dict[_T, tuple[Command, ...]],
+    family: Mapping[_T, Command],
+    meet: Callable[[_T, _T], _T],
+) -> dict[_T, tuple[Command, ...]]:
+    """Every value ``start`` reaches by meeting members of ``family`` (breadth first, so
+    with the fewest commands), with the commands that reach it."""
+    reached = dict(start)
+    frontier = list(start)
+    while frontier and len(reached) < MAX_ALLOW_SETS:
+        following = []
+        for value in frontier:
+            for member, command in family.items():
+                met = meet(value, member)
+                if met not in reached:
+                    reached[met] = (*reached[value], command)
+                    following.append(met)
+        frontier = following
+    return reached
+
+
+def _length(line: tuple[Command, ...]) -> tuple[int, int, str]:
+    """Fewer commands first, then shorter text."""
+    text = " ; ".join(c.text for c in line)
+    return len(line), len(text), text
+
+
+def _argument(nfa: Nfa, symbol: int, id_: int) -> int:
+    """A pseudo-pattern: ``symbol`` stands somewhere after the first word."""
+    anything = SymbolSet(frozenset(), negated=True)
+    start, after, hit = nfa.state(), nfa.state(), nfa.state()
+    nfa.edge(start, anything, after)
+    nfa.edge(after, anything, after)
+    nfa.edge(after, SymbolSet(frozenset((symbol,))), hit)
+    nfa.edge(hit, anything, hit)
+    nfa.accept(hit, id_)
+    return start

@@ -1,0 +1,131 @@
+"""The smallest simple commands a deny or ask command pattern occurs in.
+
+A deny or ask hit is *monotone*: a command that holds another one as a subsequence, or
+holds a word where the other holds a weaker one, is hit by every pattern the other is hit
+by. A word is weaker than another when every rule slot it fills, the other fills too: a
+neutral word (:func:`~toolpolicy.diff.command_language.neutral_words`) fills only ``*``
+slots, a fresh spelling of a program only that program's slots, a short-option cluster
+only the letters it holds. So every command in which a pattern occurs holds, below it in
+that order, one of the pattern's *occurrence witnesses*: the program's fresh spelling, then
+each plain word (an alternative; a neutral word for ``*``) in order, with the options'
+letters and long names as option words placed in every order among them (grouped in every
+way, and also standing in for a ``*``). Whatever decides such a witness on either side,
+decides the bigger command too or is beaten there by something stronger — which is what
+lets :mod:`toolpolicy.diff.command_regions` join witnesses instead of searching every mix
+of started patterns.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+
+from ..compile.command_patterns import CommandPattern, program_key
+from .command_language import fresh_spelling, is_option, option_atoms
+
+__all__ = ["MAX_WITNESSES", "occurrence_witnesses"]
+
+MAX_WITNESSES = 512
+_WILDCARD = "*"
+
+
+def occurrence_witnesses(
+    pattern: CommandPattern, neutral: str, taken_words: Iterable[str], taken_keys: Iterable[str]
+) -> tuple[list[tuple[str, ...]], bool]:
+    """The occurrence witnesses of ``pattern`` (a deny or ask reading), each also with the
+    program as written, and whether the list is complete (``False``: more than :data:`MAX_WITNESSES`, or an option no word can
+    spell without running as a rule's program)."""
+    words = set(taken_words)
+    keys = set(taken_keys)
+    program = neutral if pattern.key == _WILDCARD else fresh_spelling(pattern.key, words)
+    # The program as written reads better; it is tried too (a weaker spelling it is not).
+    spellings = dict.fromkeys((pattern.program if pattern.key != _WILDCARD else program, program))
+    rest = pattern.alternatives[1:]
+    plain = [choice for choice in rest if not is_option(choice[0])]
+    options = [choice for choice in rest if is_option(choice[0])]
+    found: dict[tuple[str, ...], None] = {}
+    complete = True
+    for plain_words in itertools.product(*plain):
+        slots = [None if w == _WILDCARD else w for w in plain_words]
+        for chosen in itertools.product(*options):
+            atoms = frozenset().union(*(option_atoms(a) for a in chosen))
+            for groups in _option_words(atoms, keys):
+                if groups is None:
+                    complete = False
+                    continue
+                for arranged in _arrangements(slots, groups, neutral):
+                    for spelled in spellings:
+                        found[(spelled, *arranged)] = None
+                    if len(found) > MAX_WITNESSES:
+                        return list(found)[:MAX_WITNESSES], False
+    return list(found), complete
+
+
+def _option_words(atoms: frozenset[str], keys: set[str]) -> Iterator[list[str] | None]:
+    """Every way to write ``atoms`` as option words (letters grouped in clusters in every
+    way, each long name as one word); ``None`` for a way no word spells neutrally."""
+    letters = sorted(a for a in atoms if len(a) == 1)
+    longs = sorted(a for a in atoms if len(a) > 1)
+    long_words: list[str] = []
+    for long in longs:
+        word = next((long[:n] for n in range(len(long), 2, -1) if _neutral(long[:n], keys)), None)
+        if word is None:
+            yield None
+            return
+        long_words.append(word)
+    for blocks in _partitions(letters):
+        words = [_cluster(block, keys) for block in blocks]
+        if any(w is None for w in words):
+            yield None
+            continue
+        yield [w for w in words if w is not None] + long_words
+
+
+def _neutral(word: str, keys: set[str]) -> bool:
+    return program_key(word) not in keys
+
+
+def _cluster(letters: Sequence[str], keys: set[str]) -> str | None:
+    """``-`` and the letters, in some order and with the last repeated if need be, so that
+    it runs as no rule's program (``-a`` runs as ``a``; ``-aa`` holds the same letter)."""
+    for repeat in range(4):
+        for order in itertools.permutations(letters):
+            word = "-" + "".join(order) + order[-1] * repeat
+            if _neutral(word, keys):
+                return word
+    return None
+
+
+def _partitions(items: Sequence[str]) -> Iterator[list[list[str]]]:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for smaller in _partitions(rest):
+        yield [[first], *smaller]
+        for i in range(len(smaller)):
+            yield [*smaller[:i], [first, *smaller[i]], *smaller[i + 1 :]]
+
+
+def _arrangements(
+    slots: Sequence[str | None], options: Sequence[str], neutral: str
+) -> Iterator[tuple[str, ...]]:
+    """The plain words in order (``None``: a ``*`` slot, a neutral word or an option word),
+    with the option words in every order and place among them."""
+    if not slots and not options:
+        yield ()
+        return
+    if slots:
+        head, tail = slots[0], slots[1:]
+        if head is None:
+            for after in _arrangements(tail, options, neutral):
+                yield (neutral, *after)
+            for i, option in enumerate(options):
+                for after in _arrangements(tail, [*options[:i], *options[i + 1 :]], neutral):
+                    yield (option, *after)
+        else:
+            for after in _arrangements(tail, options, neutral):
+                yield (head, *after)
+    for i, option in enumerate(options):
+        for after in _arrangements(slots, [*options[:i], *options[i + 1 :]], neutral):
+            yield (option, *after)
