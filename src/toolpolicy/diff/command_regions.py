@@ -150,6 +150,8 @@ def _first(a: Source | None, b: Source | None) -> Source | None:
 
 
 _Pair = tuple[SideSignature, SideSignature]
+_T = TypeVar("_T", bound=Hashable)
+_NO_KEY = (9, 9, 0)  # after every key: no deny or ask
 _Note = Callable[[tuple["Command", ...], Source | None, Source | None], None]
 
 
@@ -307,11 +309,14 @@ class _Search:
                 word = self._path_word(path)
                 if word is None:
                     continue
-                pair = self.decide(Command((self.neutral,), operator, word))
-                if self._one_sided(pair, redirect=True):
-                    redirected.append((operator, word))
                 if operator == "<" and self._one_sided(self.file_word(word), redirect=False):
                     tracked.append(word)
+                # A read redirection is decided as an argument is (an argument part stands
+                # for it), except that only an argument leaving the workspace is asked about.
+                if operator == ">" or word.startswith("/"):
+                    pair = self.decide(Command((self.neutral,), operator, word))
+                    if self._one_sided(pair, redirect=True):
+                        redirected.append((operator, word))
         for allow, _ in self.allows:
             for choice in allow.alternatives[1:]:
                 if any(any(self.hits_files(w)) for w in choice):
@@ -440,7 +445,7 @@ class _Search:
         """Lines of two parts where one decides the left side and the other the right,
         both by a deny or ask: ``p`` then ``q`` with ``q`` no earlier on the left and
         strictly earlier on the right (or, tied on the right by position, ``q`` first)."""
-        infinite = (9, 9, 0)
+        infinite = _NO_KEY
         keyed = sorted(
             ((a.key or infinite, b.key or infinite, a, b, command) for (a, b), command in parts),
             key=lambda item: item[0],
@@ -472,34 +477,49 @@ class _Search:
                     if keyed[j][0] > left_key:
                         note((keyed[j][4], command), a.decider, keyed[j][3].decider)
 
-    @staticmethod
-    def _allow_sets(parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
+    def _allow_sets(self, parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
         """Lines that no deny or ask hits on one side at least: there the commands' allow
         sets intersect. With a hit on the other side, it comes from the first part, which
         the others do not beat; with none on either, both sides' sets intersect along."""
         for side in (0, 1):
             other = 1 - side
-            quiet = [(pair, c) for pair, c in parts if pair[side].key is None]
-            for pair, command in quiet:
-                lead = pair[other].key
-                if lead is None:
+            quiet = sorted(
+                (
+                    (pair[other].key or _NO_KEY, pair, command)
+                    for pair, command in parts
+                    if pair[side].key is None
+                ),
+                key=lambda item: item[0],
+            )
+            keys = [item[0] for item in quiet]
+            # The allow sets of the parts at and after each position (that beat no lead there).
+            suffix: list[dict[frozenset[int], Command]] = [{}] * len(quiet)
+            family: dict[frozenset[int], Command] = {}
+            for i in range(len(quiet) - 1, -1, -1):
+                allow, command = quiet[i][1][side].allow, quiet[i][2]
+                if allow not in family:
+                    family = {**family, allow: command}
+                suffix[i] = family
+            done: set[tuple[tuple[int, int, int], Source | None, frozenset[int]]] = set()
+            for lead, pair, command in quiet:
+                question = (lead, pair[other].decider, pair[side].allow)
+                if lead == _NO_KEY or question in done:
                     continue
-                family: dict[frozenset[int], Command] = {}
-                for q_pair, q_command in quiet:
-                    q_key = q_pair[other].key
-                    if q_key is None or q_key >= lead:
-                        family.setdefault(q_pair[side].allow, q_command)
-                reached = _intersections({pair[side].allow: (command,)}, family, lambda x, y: x & y)
+                done.add(question)
+                members = suffix[bisect.bisect_left(keys, lead)]
+                reached = self._intersections(
+                    {pair[side].allow: (command,)}, members, lambda x, y: x & y
+                )
+                theirs = pair[other].decider
                 for allow, line in reached.items():
                     mine = min(allow) if allow else None
-                    theirs = pair[other].decider
                     note(line, *((mine, theirs) if side == 0 else (theirs, mine)))
         pure = {
             (pair[0].allow, pair[1].allow): command
             for pair, command in parts
             if pair[0].key is None and pair[1].key is None
         }
-        reached_pairs = _intersections(
+        reached_pairs = self._intersections(
             {key: (command,) for key, command in pure.items()},
             pure,
             lambda x, y: (x[0] & y[0], x[1] & y[1]),
@@ -507,29 +527,29 @@ class _Search:
         for (left, right), line in reached_pairs.items():
             note(line, min(left) if left else None, min(right) if right else None)
 
-
-_T = TypeVar("_T", bound=Hashable)
-
-
-def _intersections(
-    start: dict[_T, tuple[Command, ...]],
-    family: Mapping[_T, Command],
-    meet: Callable[[_T, _T], _T],
-) -> dict[_T, tuple[Command, ...]]:
-    """Every value ``start`` reaches by meeting members of ``family`` (breadth first, so
-    with the fewest commands), with the commands that reach it."""
-    reached = dict(start)
-    frontier = list(start)
-    while frontier and len(reached) < MAX_ALLOW_SETS:
-        following = []
-        for value in frontier:
-            for member, command in family.items():
-                met = meet(value, member)
-                if met not in reached:
-                    reached[met] = (*reached[value], command)
-                    following.append(met)
-        frontier = following
-    return reached
+    def _intersections(
+        self,
+        start: dict[_T, tuple[Command, ...]],
+        family: Mapping[_T, Command],
+        meet: Callable[[_T, _T], _T],
+    ) -> dict[_T, tuple[Command, ...]]:
+        """Every value ``start`` reaches by meeting members of ``family`` (breadth first, so
+        with the fewest commands), with the commands that reach it."""
+        reached = dict(start)
+        frontier = list(start)
+        while frontier:
+            following = []
+            for value in frontier:
+                for member, command in family.items():
+                    met = meet(value, member)
+                    if met not in reached:
+                        if len(reached) >= MAX_ALLOW_SETS:
+                            self._limit("too many intersections of allow rules")
+                            return reached
+                        reached[met] = (*reached[value], command)
+                        following.append(met)
+            frontier = following
+        return reached
 
 
 def _length(line: tuple[Command, ...]) -> tuple[int, int, str]:

@@ -33,8 +33,8 @@ def occurrence_witnesses(
     pattern: CommandPattern, neutral: str, taken_words: Iterable[str], taken_keys: Iterable[str]
 ) -> tuple[list[tuple[str, ...]], bool]:
     """The occurrence witnesses of ``pattern`` (a deny or ask reading), each also with the
-    program as written, and whether the list is complete (``False``: more than :data:`MAX_WITNESSES`, or an option no word can
-    spell without running as a rule's program)."""
+    program as written, and whether the list is complete (``False``: more than
+    :data:`MAX_WITNESSES`, or an option no word spells without running as a program)."""
     words = set(taken_words)
     keys = set(taken_keys)
     program = neutral if pattern.key == _WILDCARD else fresh_spelling(pattern.key, words)
