@@ -129,6 +129,12 @@ def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
         for words in itertools.product(_COMMAND_WORDS + _MORE_WORDS, repeat=count):
             if any(w in _MORE_WORDS for w in words):
                 yield "shell", {"command": " ".join(words)}
+    # Lines outside the plain subset: no allow with commands covers them, no file is read.
+    for count in (1, 2, 3):
+        for words in itertools.product(_COMMAND_WORDS, repeat=count):
+            yield "shell", {"command": " ".join(words) + " &"}
+    for first, second in itertools.product(_COMMAND_WORDS, repeat=2):
+        yield "shell", {"command": f"{first} $({second})"}
     short = [" ".join(w) for n in (1, 2) for w in itertools.product(_COMMAND_WORDS, repeat=n)]
     for first, second in itertools.product(short, repeat=2):
         yield "shell", {"command": f"{first} ; {second}"}
@@ -192,6 +198,17 @@ def _absolute(arguments: object) -> bool:
     ],
 )
 @example(left_rules=[], right_rules=[{"behavior": "deny", "tools": None, "paths": ["~/ws/a"]}])
+@example(  # "a $(b)" is no plain line: the left's allow does not cover it
+    left_rules=[{"behavior": "allow", "tools": ["shell"], "commands": ["*"]}],
+    right_rules=[{"behavior": "deny", "tools": ["shell"], "commands": ["b"]}],
+)
+@example(  # "c a" reads the file a, "c -a" does not
+    left_rules=[
+        {"behavior": "ask", "tools": ["shell"], "commands": ["c *"]},
+        {"behavior": "deny", "tools": ["read_file"], "paths": ["**"]},
+    ],
+    right_rules=[{"behavior": "ask", "tools": ["shell"], "commands": ["c *"]}],
+)
 def test_diff_reports_every_disagreement_in_its_region(
     left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
 ) -> None:

@@ -85,12 +85,15 @@ class Command(NamedTuple):
     words: tuple[str, ...]
     redirect: str = ""
     target: str = ""
+    background: bool = False
 
     @property
     def text(self) -> str:
-        """The command as written in a line."""
+        """The command as written in a line (``&``: run in the background)."""
         text = quoted(self.words)
-        return f"{text} {self.redirect} {quoted((self.target,))}" if self.redirect else text
+        if self.redirect:
+            text = f"{text} {self.redirect} {quoted((self.target,))}"
+        return f"{text} &" if self.background else text
 
 
 class SideSignature(NamedTuple):
@@ -248,6 +251,14 @@ class _Search:
         self.keys |= {program_key(w) for w in self.words}
         self.neutral = next(neutral_words(self.words, self.keys))
         self.allows = [item for item in patterns.values() if item[1] is Behavior.ALLOW]
+        self.plain_allows = tuple(
+            frozenset(
+                r.order
+                for r in side
+                if r.decision.behavior is Behavior.ALLOW and r.commands is None and r.paths is None
+            )
+            for side in rules
+        )
         self.allowing = tuple(
             any(r.decision.behavior is Behavior.ALLOW and r.commands for r in side)
             for side in rules
@@ -431,6 +442,25 @@ class _Search:
             note((command,), a.decider, b.decider)
         self._hits(parts, note)
         self._allow_sets(parts, note)
+        # A line outside the plain subset (``&`` at the end keeps its words): no allow with
+        # commands covers it and no file it names is decided; its deny and ask hits stay.
+        hidden: dict[_Pair, Command] = {}
+        for (a, b), command in parts:
+            pair = (self._hidden(a, 0), self._hidden(b, 1))
+            hidden.setdefault(pair, command._replace(background=True))
+            note((hidden[pair],), pair[0].decider, pair[1].decider)
+
+        def note_hidden(
+            line: tuple[Command, ...], left: Source | None, right: Source | None
+        ) -> None:
+            *head, last = line
+            note(
+                (*(c._replace(background=False) for c in head), last._replace(background=True)),
+                left,
+                right,
+            )
+
+        self._hits(list(hidden.items()), note_hidden)
         empty = self.decide(Command(()))
         limited = INCOMPLETE + "; ".join(self.limits) if self.limits else None
         out = [CommandRegion((), empty[0].decider, empty[1].decider, EMPTY_SPECIAL)]
@@ -476,6 +506,10 @@ class _Search:
                         break
                     if keyed[j][0] > left_key:
                         note((keyed[j][4], command), a.decider, keyed[j][3].decider)
+
+    def _hidden(self, signature: SideSignature, side: int) -> SideSignature:
+        """The signature of the same command in a line outside the plain subset."""
+        return SideSignature(signature.deny, signature.ask, self.plain_allows[side])
 
     def _allow_sets(self, parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
         """Lines that no deny or ask hits on one side at least: there the commands' allow
