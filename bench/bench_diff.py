@@ -1,5 +1,6 @@
-"""Benchmark of ``toolpolicy diff``: two 1,000-rule policies (target: 1 s as a process, issue 14), and
-the everyday comparisons (P02 → P03, the presets; target: 200 ms each in process).
+"""Benchmark of ``toolpolicy diff``: two 1,000-rule policies (target: 1 s as a process,
+issue 14), and the everyday comparisons (P02 → P03, the presets; target: 200 ms each in
+process).
 
 Run from the repository root::
 
