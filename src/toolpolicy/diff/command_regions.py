@@ -422,7 +422,14 @@ class _Search:
         except AutomatonTooLarge:
             self._limit("a search of the allow rules' words had to stop")
             return []
-        witnesses = [alphabet.text(symbols) for symbols in found.values() if symbols]
+        # With something tracked, only the lines it hits are new (the rest are the base
+        # search's: no file or pattern of one side only is needed for them).
+        target = None if tracked is None else len(items) - isinstance(tracked, tuple)
+        witnesses = [
+            alphabet.text(symbols)
+            for matched, symbols in found.items()
+            if symbols and (target is None or target in matched)
+        ]
         for witness in witnesses:
             self.decide(Command(witness))
         return witnesses
