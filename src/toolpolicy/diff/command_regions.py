@@ -26,10 +26,15 @@ patterns is needed (it is exponential in the number of deny and ask patterns):
    per file word that only one side hits. Lines of several commands intersect the allow
    sets of theirs.
 
+3. *Outside the plain subset* (a line ending in ``&``): no allow with commands covers it and
+   no file it names is decided; its deny and ask hits stay — joined as in 1.
+
 Each search is bounded; a bounded search that had to stop leaves its regions marked
-``incomplete: ...`` (the verdict is then inconclusive, never equivalent). So are the
-regions when a redirection is decided on one side only beside allow rules on the other
-(only ``--+w > PATH`` is tried), and when an option cannot be spelled neutrally.
+``incomplete: ...`` (the verdict is then never equivalent). So are the regions when a
+redirection is decided on one side only beside allow rules on the other (tried: ``w > PATH``
+and each line the allow words reach), when an allow pattern's word is a file a rule decides,
+when a file region has no neutral plain word, and when an option cannot be spelled
+neutrally.
 """
 
 from __future__ import annotations
