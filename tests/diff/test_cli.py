@@ -331,3 +331,31 @@ def test_a_limited_search_is_inconclusive_never_equivalent(tmp_path: Path) -> No
     done = run_cli("diff", str(few), str(few), cwd=tmp_path)
     assert done.returncode == 0
     assert done.stdout.splitlines()[-1].startswith("verdict: equivalent (")
+
+
+def test_a_limited_search_that_found_only_narrowing_still_fails_widen(tmp_path: Path) -> None:
+    """Finding a narrowing proves nothing about widening elsewhere: with part of the search
+    limited, the verdict is not ``less-permissive`` and ``--fail-on widen`` fails."""
+    spelled = (
+        "  - {name: o, behavior: deny, reason: r, match: {commands: [x -a, a, aa, aaa, aaaa]}}\n"
+    )
+    head = "apiVersion: toolpolicy/v1\nkind: Policy\nname: m\nextends: P03\nrules:\n"
+    left = tmp_path / "left.yaml"
+    left.write_text(head + spelled)
+    right = tmp_path / "right.yaml"
+    right.write_text(
+        head
+        + spelled
+        + "  - {name: s, behavior: deny, reason: r, match: {tools: [read_file], paths: [secret]}}\n"
+    )
+    done = run_cli("diff", str(left), str(right), "--fail-on", "widen", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith("verdict: inconclusive (")
+    assert "less-permissive" not in done.stdout
+    assert last.endswith("; incomplete: the options of 'x -a' were not all spelled)")
+    report = json.loads(
+        run_cli("diff", str(left), str(right), "--format", "json", cwd=tmp_path).stdout
+    )
+    assert report["verdict"] == "inconclusive"
+    assert {d["change"] for d in report["differences"]} == {"narrow"}

@@ -91,8 +91,8 @@ def diff_cmd(
     report = run_diff(left, right, profile=profile, calls=calls, workspace=workspace)
     click.echo(RENDERERS[fmt](report, show_all))
     if fail_on == "widen":
-        # A limited search cannot show that nothing widens.
-        failed = report.count(Change.WIDEN) > 0 or report.verdict is Verdict.INCONCLUSIVE
+        # A limited search cannot show that nothing widens, whatever else it found.
+        failed = report.count(Change.WIDEN) > 0 or report.incomplete is not None
     else:
         failed = report.verdict is not Verdict.EQUIVALENT
     raise click.exceptions.Exit(EXIT_FAILED if failed else EXIT_OK)

@@ -11,9 +11,11 @@ Changes, right relative to left: ``widen`` when the right behavior is more permi
 differs (listed, but it never changes the verdict); ``none`` when behavior, sandbox and
 source agree (a reworded reason alone is not a change).
 The verdict over all probes: ``equivalent`` (no widen, no narrow), ``more-permissive``
-(only widen), ``less-permissive`` (only narrow), ``incomparable`` (both). When no probe
-differs but part of the search was limited (a region marked ``incomplete``), the verdict is
-``inconclusive``: equivalence is a proof, and a limited search is none.
+(only widen), ``less-permissive`` (only narrow), ``incomparable`` (both). When part of the
+search was limited (a region marked ``incomplete``) and the probes did not show both
+directions, the verdict is ``inconclusive``: ``equivalent``, ``more-permissive`` and
+``less-permissive`` each claim that some direction never happens, and a limited search
+proves no such claim.
 """
 
 from __future__ import annotations
@@ -121,11 +123,13 @@ class DiffReport:
         narrow = self.count(Change.NARROW) > 0
         if widen and narrow:
             return Verdict.INCOMPARABLE
+        if self.incomplete:
+            return Verdict.INCONCLUSIVE
         if widen:
             return Verdict.MORE_PERMISSIVE
         if narrow:
             return Verdict.LESS_PERMISSIVE
-        return Verdict.INCONCLUSIVE if self.incomplete else Verdict.EQUIVALENT
+        return Verdict.EQUIVALENT
 
 
 def decide(policy: ToolPolicy, probe: Probe, knobs: KnobState | None = None) -> Outcome:
