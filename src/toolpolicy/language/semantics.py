@@ -45,6 +45,8 @@ def boundary_problems(tree: ParsedTree, path: str) -> tuple[list[Problem], list[
     """
     problems: list[Problem] = []
     pointers: list[str] = []
+    if tree.keys is not None and tree.keys.isdisjoint(BOUNDARY_KEYS):
+        return problems, pointers
     for pointer, (line, column) in tree.key_positions.items():
         if pointer.endswith(_BOUNDARY_ENDINGS) and pointer.rsplit("/", 1)[1] in BOUNDARY_KEYS:
             problems.append(
@@ -81,7 +83,7 @@ def _rule_problems(tree: ParsedTree, path: str, rules: object) -> list[Problem]:
     if not isinstance(rules, list):
         return []
     problems: list[Problem] = []
-    first_line: dict[str, int] = {}
+    first_index: dict[str, int] = {}
     for index, rule in enumerate(rules):
         name = rule.get("name") if isinstance(rule, dict) else None
         if not isinstance(name, str):
@@ -98,18 +100,19 @@ def _rule_problems(tree: ParsedTree, path: str, rules: object) -> list[Problem]:
                     "choose another name",
                 )
             )
-        if name in first_line:
+        if name in first_index:
+            first = tree.positions.get(f"/rules/{first_index[name]}/name", (0, 0))[0]
             problems.append(
                 _problem(
                     tree,
                     path,
                     pointer,
                     codes.DUPLICATE_RULE,
-                    f"duplicate rule name {name!r} (first used at line {first_line[name]})",
+                    f"duplicate rule name {name!r} (first used at line {first})",
                 )
             )
         else:
-            first_line[name] = tree.positions.get(pointer, (0, 0))[0]
+            first_index[name] = index
     return problems
 
 

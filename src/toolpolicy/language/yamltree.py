@@ -14,10 +14,10 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -88,7 +88,13 @@ class ParsedTree:
     ``key_positions`` maps the pointer of every mapping member to where its key starts;
     ``refused`` lists the pointers of nodes replaced by ``None`` (aliases, refused tags);
     ``unquoted`` maps the pointer of every plain scalar YAML read as something other than a
-    string (``no`` → false, ``1.0`` → 1.0, ``~`` → null) to the text as written.
+    string (``no`` → false, ``1.0`` → 1.0, ``~`` → null) to the text as written;
+    ``keys`` holds every mapping key written in the document (None: not known).
+
+    For a document without problems the three tables hold the root and the two levels below
+    it (``/rules/3``) at once; any other pointer folds the text again, once, keeping every
+    position (``_OnDemand``): a valid document rarely needs one, and keeping them all is half
+    the cost of reading a large policy.
     """
 
     value: object
@@ -96,6 +102,7 @@ class ParsedTree:
     key_positions: Mapping[str, Position]
     refused: tuple[str, ...] = ()
     unquoted: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    keys: frozenset[str] | None = None
 
     def position(self, pointer: str) -> Position:
         """Where the node at ``pointer`` starts, or its nearest ancestor that exists."""
@@ -131,11 +138,24 @@ _DISCARD = "\x00discard"
 """Pending-key marker: the next value belongs to a refused key and is dropped."""
 
 
-class _Builder:
-    """Folds one event stream into a tree, collecting problems as it goes."""
+_SHALLOW = 2
+"""Without every position, positions are kept for nodes this many levels below the root."""
 
-    def __init__(self, path: str) -> None:
+_DEEP = "\x00deep"
+"""Pointer of a node below the positions kept: it is placed, not recorded."""
+
+
+class _Builder:
+    """Folds one event stream into a tree, collecting problems as it goes.
+
+    With ``deep`` False, positions and unquoted texts are kept only down to ``_SHALLOW``
+    levels; everything else it does (values, keys, problems, bounds) is the same.
+    """
+
+    def __init__(self, path: str, *, deep: bool = True) -> None:
         self.path = path
+        self.limit = MAX_DEPTH + 1 if deep else _SHALLOW
+        self.keys: set[str] = set()
         self.problems: list[Problem] = []
         self.positions: dict[str, Position] = {}
         self.key_positions: dict[str, Position] = {}
@@ -194,6 +214,70 @@ class _Builder:
                     "only one YAML document per file is allowed; split the file at '---'",
                 )
 
+    def run(self, next_event: Callable[[], Any]) -> None:
+        """Fold every event ``next_event`` gives.
+
+        The common events (a collection ending; a plain string placed in a container whose
+        place is kept) are folded here, inline, exactly as ``feed`` would fold them; every
+        other event goes through ``feed``. A 100,000-rule policy is about two million events.
+        """
+        feed, stack, limit, keys = self.feed, self.stack, self.limit, self.keys
+        positions, key_positions = self.positions, self.key_positions
+        scalar_event, implicit_first = ScalarEvent, _IMPLICIT_FIRST
+        ends = (MappingEndEvent, SequenceEndEvent)
+        while (event := next_event()) is not None:
+            kind = type(event)
+            if kind in ends:
+                stack.pop()
+                continue
+            if (
+                kind is not scalar_event
+                or not stack
+                or event.anchor is not None
+                or event.tag is not None
+                or self.nodes >= MAX_NODES
+            ):
+                feed(event)
+                continue
+            text = event.value
+            frame = stack[-1]
+            if (
+                len(text) > MAX_SCALAR_CHARS
+                or (event.implicit[0] and (not text or text[0] in implicit_first))
+                or frame.pointer is _DISCARD
+            ):
+                feed(event)
+                continue
+            self.nodes += 1
+            mark = event.start_mark
+            position = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+            container = frame.container
+            kept = len(stack) <= limit
+            if type(container) is list:
+                if kept:
+                    positions[f"{frame.pointer}/{len(container)}"] = position
+                container.append(text)
+                continue
+            key = frame.key
+            if key is None:
+                if text in container:
+                    self.take_key(frame, text, position, "")
+                else:
+                    frame.key, frame.key_position = text, position
+                    keys.add(text)
+                continue
+            frame.key = None
+            if key is _DISCARD:
+                continue
+            if not kept:
+                container[key] = text  # type: ignore[call-overload]
+                continue
+            token = escape_pointer(key) if "/" in key or "~" in key else key
+            pointer = f"{frame.pointer}/{token}"
+            container[key] = text  # type: ignore[call-overload]
+            key_positions[pointer] = frame.key_position
+            positions[pointer] = position
+
     def refuse(self, position: Position, code: str, message: str) -> None:
         """Stand ``None`` in for a refused node and remember where, so later checks skip it."""
         pointer = self.attach(None, position)
@@ -227,8 +311,9 @@ class _Builder:
             return ""
         frame = self.stack[-1]
         container = frame.container
+        kept = len(self.stack) <= self.limit
         if type(container) is list:
-            pointer = f"{frame.pointer}/{len(container)}"
+            pointer = f"{frame.pointer}/{len(container)}" if kept else _DEEP
             container.append(value)
         elif frame.key is None:
             self.take_key(frame, value, position, written)
@@ -237,13 +322,18 @@ class _Builder:
             key, frame.key = frame.key, None
             if key is _DISCARD:
                 return None
-            token = escape_pointer(key) if "/" in key or "~" in key else key
-            pointer = f"{frame.pointer}/{token}"
             container[key] = value  # type: ignore[call-overload]
-            if frame.pointer is not _DISCARD:
-                self.key_positions[pointer] = frame.key_position
+            if not kept:
+                pointer = _DEEP
+            else:
+                token = escape_pointer(key) if "/" in key or "~" in key else key
+                pointer = f"{frame.pointer}/{token}"
+                if frame.pointer is not _DISCARD:
+                    self.key_positions[pointer] = frame.key_position
         if frame.pointer is _DISCARD:
             return None
+        if pointer is _DEEP:
+            return _DEEP
         self.positions[pointer] = position
         return pointer
 
@@ -271,6 +361,7 @@ class _Builder:
             )
         else:
             frame.key = key
+            self.keys.add(key)
 
     def scalar(self, event: ScalarEvent, position: Position) -> None:
         text, tag = event.value, event.tag
@@ -300,7 +391,7 @@ class _Builder:
             raise self.fatal(position, codes.TOO_LARGE, "a number is too large") from None
         written = text if event.tag is None else ""
         pointer = self.attach(value, position, written)
-        if pointer is not None and written:
+        if pointer is not None and pointer is not _DEEP and written:
             self.unquoted[pointer] = written
 
 
@@ -329,22 +420,44 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
     The tree is ``None`` when the text is not well-formed or a bound was hit; otherwise it is
     returned together with the non-fatal problems (duplicate keys, aliases, tags, keys).
     """
-    builder = _Builder(path)
     refused = _NON_PRINTABLE.search(text)
     if refused is not None:
-        builder.problem(
-            _line_column(text, refused.start()),
-            codes.ENCODING,
-            f"control character U+{ord(refused.group()):04X} is not allowed in YAML text",
-        )
-        return None, builder.problems
+        line, column = _line_column(text, refused.start())
+        message = f"control character U+{ord(refused.group()):04X} is not allowed in YAML text"
+        return None, [Problem(path, line, column, codes.ENCODING, message)]
+    # First without the deep positions; a document with any problem is folded again with
+    # all of them, so that every problem is found, placed and worded by the same fold.
+    quick = _Builder(path, deep=False)
+    try:
+        complete = _fold(quick, text, _LOADER)
+    except _BackendTooDeep:
+        complete = False
+    if not complete or quick.problems:
+        return _parse_deep(text, path)
+    refold = _Refold(text, path)
+    return (
+        ParsedTree(
+            quick.root,
+            _OnDemand(_root_positions(quick), refold, _positions_of),
+            _OnDemand(quick.key_positions, refold, _key_positions_of),
+            (),
+            _OnDemand({}, refold, _unquoted_of),
+            frozenset(quick.keys),
+        ),
+        [],
+    )
+
+
+def _parse_deep(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
+    """``parse_yaml`` keeping the position of every node."""
+    builder = _Builder(path)
     try:
         complete = _fold(builder, text, _LOADER)
     except _BackendTooDeep as exc:
         # libyaml (as PyYAML 6.0.4 ships it) stops at its own nesting limit, 1,000 levels,
-        # while it
-        # looks ahead along a line of flow openers, before emitting the events our lower
-        # limit counts. The pure parser streams them, so the refusal is ours, at its place.
+        # while it looks ahead along a line of flow openers, before emitting the events our
+        # lower limit counts. The pure parser streams them, so the refusal is ours, at its
+        # place.
         builder = _Builder(path)
         try:
             complete = _fold(builder, text, _PURE_LOADER)
@@ -353,18 +466,81 @@ def parse_yaml(text: str, path: str) -> tuple[ParsedTree | None, list[Problem]]:
             complete = False
     if not complete:
         return None, builder.problems
-    if builder.documents == 0:
-        builder.positions[""] = (1, 1)
     return (
         ParsedTree(
             builder.root,
-            MappingProxyType(builder.positions),
+            MappingProxyType(_root_positions(builder)),
             MappingProxyType(builder.key_positions),
             tuple(builder.refused),
             MappingProxyType(builder.unquoted),
+            frozenset(builder.keys),
         ),
         builder.problems,
     )
+
+
+def _root_positions(builder: _Builder) -> dict[str, Position]:
+    if builder.documents == 0:
+        builder.positions[""] = (1, 1)
+    return builder.positions
+
+
+_Value = TypeVar("_Value")
+
+
+class _Refold:
+    """A problem-free document's text, folded again with every position on first use."""
+
+    __slots__ = ("_path", "_text", "_tree")
+
+    def __init__(self, text: str, path: str) -> None:
+        self._text, self._path = text, path
+        self._tree: ParsedTree | None = None
+
+    def tree(self) -> ParsedTree:
+        if self._tree is None:
+            tree, _ = _parse_deep(self._text, self._path)
+            # The same text folded the same way; an empty tree only if that ever failed.
+            self._tree = tree if tree is not None else ParsedTree(None, {}, {})
+        return self._tree
+
+
+class _OnDemand(Mapping[str, _Value]):
+    """A table of ``ParsedTree``: what the quick fold kept, the rest from the refold."""
+
+    __slots__ = ("_known", "_read", "_refold")
+
+    def __init__(
+        self,
+        known: Mapping[str, _Value],
+        refold: _Refold,
+        read: Callable[[ParsedTree], Mapping[str, _Value]],
+    ) -> None:
+        self._known, self._refold, self._read = known, refold, read
+
+    def __getitem__(self, pointer: str) -> _Value:
+        found = self._known.get(pointer)
+        if found is not None:
+            return found
+        return self._read(self._refold.tree())[pointer]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read(self._refold.tree()))
+
+    def __len__(self) -> int:
+        return len(self._read(self._refold.tree()))
+
+
+def _positions_of(tree: ParsedTree) -> Mapping[str, Position]:
+    return tree.positions
+
+
+def _key_positions_of(tree: ParsedTree) -> Mapping[str, Position]:
+    return tree.key_positions
+
+
+def _unquoted_of(tree: ParsedTree) -> Mapping[str, str]:
+    return tree.unquoted
 
 
 class _BackendTooDeep(Exception):
@@ -383,9 +559,7 @@ def _fold(builder: _Builder, text: str, loader_class: Any) -> bool:
     """
     loader = loader_class(text)
     try:
-        feed, next_event = builder.feed, loader.get_event
-        while (event := next_event()) is not None:
-            feed(event)
+        builder.run(loader.get_event)
     except _Stop:
         return False
     except yaml.MarkedYAMLError as exc:
