@@ -31,6 +31,7 @@ from yaml.events import (
     NodeEvent,
     ScalarEvent,
     SequenceEndEvent,
+    SequenceStartEvent,
 )
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
@@ -217,18 +218,44 @@ class _Builder:
     def run(self, next_event: Callable[[], Any]) -> None:
         """Fold every event ``next_event`` gives.
 
-        The common events (a collection ending; a plain string placed in a container whose
-        place is kept) are folded here, inline, exactly as ``feed`` would fold them; every
-        other event goes through ``feed``. A 100,000-rule policy is about two million events.
+        The common events (a collection ending; a collection or a string, without anchor or
+        tag, placed where its place is kept) are folded here, inline, exactly as ``feed``
+        would fold them; every other event goes through ``feed``. A 100,000-rule policy is
+        about two million events.
         """
         feed, stack, limit, keys = self.feed, self.stack, self.limit, self.keys
         positions, key_positions = self.positions, self.key_positions
-        scalar_event, implicit_first = ScalarEvent, _IMPLICIT_FIRST
+        scalar_event, mapping_start, sequence_start = (
+            ScalarEvent,
+            MappingStartEvent,
+            SequenceStartEvent,
+        )
+        implicit_first, plain_text = _IMPLICIT_FIRST, _plain_is_text
         ends = (MappingEndEvent, SequenceEndEvent)
         while (event := next_event()) is not None:
             kind = type(event)
             if kind in ends:
                 stack.pop()
+                continue
+            if kind is mapping_start or kind is sequence_start:
+                if (
+                    event.anchor is not None
+                    or event.tag is not None
+                    or self.nodes >= MAX_NODES
+                    or len(stack) >= MAX_DEPTH
+                ):
+                    feed(event)
+                    continue
+                self.nodes += 1
+                mark = event.start_mark
+                position = (  # read only where it is kept
+                    (mark.line + 1, mark.column + 1)
+                    if mark is not None and len(stack) <= limit
+                    else (1, 1)
+                )
+                opened: dict[str, object] | list[object] = {} if kind is mapping_start else []
+                pointer = self.attach(opened, position)
+                stack.append(_Frame(opened, pointer if pointer is not None else _DISCARD))
                 continue
             if (
                 kind is not scalar_event
@@ -243,19 +270,34 @@ class _Builder:
             frame = stack[-1]
             if (
                 len(text) > MAX_SCALAR_CHARS
-                or (event.implicit[0] and (not text or text[0] in implicit_first))
+                or (
+                    event.implicit[0]
+                    and (not text or (text[0] in implicit_first and not plain_text(text)))
+                )
                 or frame.pointer is _DISCARD
             ):
                 feed(event)
                 continue
             self.nodes += 1
+            container = frame.container
+            if len(stack) > limit:  # placed, not recorded (a duplicate key is a problem)
+                if type(container) is list:
+                    container.append(text)
+                elif frame.key is None:
+                    if text in container:
+                        self.take_key(frame, text, (1, 1), "")
+                    else:
+                        frame.key = text
+                        keys.add(text)
+                else:
+                    pending, frame.key = frame.key, None
+                    if pending is not _DISCARD:
+                        container[pending] = text  # type: ignore[call-overload]
+                continue
             mark = event.start_mark
             position = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-            container = frame.container
-            kept = len(stack) <= limit
             if type(container) is list:
-                if kept:
-                    positions[f"{frame.pointer}/{len(container)}"] = position
+                positions[f"{frame.pointer}/{len(container)}"] = position
                 container.append(text)
                 continue
             key = frame.key
@@ -268,9 +310,6 @@ class _Builder:
                 continue
             frame.key = None
             if key is _DISCARD:
-                continue
-            if not kept:
-                container[key] = text  # type: ignore[call-overload]
                 continue
             token = escape_pointer(key) if "/" in key or "~" in key else key
             pointer = f"{frame.pointer}/{token}"
@@ -405,6 +444,12 @@ def read_as(written: str, value: object) -> str:
     if value is None:
         return "null"
     return f"the number {json.dumps(value)}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_is_text(text: str) -> bool:
+    """Whether YAML reads the plain scalar ``text`` as a string (``name``, not ``no``)."""
+    return _plain_tag(text) == _TAG + "str"
 
 
 @functools.lru_cache(maxsize=4096)
