@@ -49,9 +49,11 @@ examples:
 """
 
 
-def _many_files(folder: Path, count: int) -> None:
+def many_files(folder: str | Path, count: int) -> None:
+    """Write ``count`` policy files (three rules and three examples each) under ``folder``,
+    in ten sub-folders."""
     for n in range(count):
-        sub = folder / f"team{n % 10}"
+        sub = Path(folder) / f"team{n % 10}"
         sub.mkdir(exist_ok=True)
         (sub / f"policy-{n}.yaml").write_text(_POLICY.format(n=n), encoding="utf-8")
 
@@ -119,7 +121,7 @@ def main() -> int:
         root = Path(tmp)
         many = root / "many"
         many.mkdir()
-        _many_files(many, options.files)
+        many_files(many, options.files)
         big = root / "big.yaml"
         _big_file(big, options.rules)
         hostile = _hostile(root)

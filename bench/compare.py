@@ -1,47 +1,73 @@
-"""Benchmarks side by side: toolpolicy against casbin, cedarpy, tollgate, agentpolicy, permitd.
+"""Benchmarks side by side: toolpolicy's public calls against casbin, cedarpy, tollgate,
+agentpolicy and permitd, processes, scale, and the targets of issue 14, in one report.
 
 Run from the repository root::
 
     pip install -e . -r bench/requirements.txt
-    python bench/compare.py
+    python bench/compare.py --json bench/results/latest.json --write-readme README.md
 
 One logical policy is expressed in every engine (see ``compare_cases``). Before anything is
 timed, every engine must return the expected decision for every request of the mix (and
-every scale policy for its two reads); a single mismatch prints the differences and exits 1.
-Then each row is timed (warm-up, median of chunk means over several runs) and one markdown
-table is printed, followed by the scale rows, the start-up rows and the targets of issue 8.
+every scale policy for its two reads, every rule shape for its two calls); a mismatch prints
+the differences and exits 1. Then the rows are timed (peers' public calls interleaved with
+toolpolicy's), the processes are run, and one Markdown report is printed: ``render`` builds
+it from the results alone, so the README's Performance section (``--write-readme``) and the
+stored JSON (``--json``) can be checked against each other (``--from-json`` re-renders).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
+import json
 import os
 import platform
+import shlex
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from compare_cases import CASES, Workspace, workspace
 from compare_peers import PEER_NAMES, Peer, available_peers
-from compare_scale import SCALE_SIZES, UNMATCHED_PATH, matched_path, scale_rules, write_policy
-from compare_startup import StartupRow, time_startup
+from compare_processes import ProcessRow, time_processes
+from compare_scale import (
+    SCALE_SIZES,
+    SHAPE_SIZES,
+    UNMATCHED_PATH,
+    ShapeRow,
+    format_shapes,
+    matched_path,
+    measure_shapes,
+    scale_rules,
+    write_policy,
+)
 from compare_timing import Settings, Timing, measure_all
-from compare_toolpolicy import ToolPolicySubject, label, write_command_policy
+from compare_toolpolicy import (
+    ToolPolicySubject,
+    label,
+    write_command_policy,
+    write_path_policy,
+)
 
 __all__ = [
+    "BEGIN",
+    "END",
     "Row",
     "ScaleRow",
     "ScaleSubject",
-    "format_rows",
-    "format_scale",
-    "format_startup",
     "main",
     "precheck",
+    "readme_section",
+    "render",
+    "replace_section",
     "scale_subjects",
     "targets",
 ]
 
+BEGIN = "<!-- bench:begin -->"
+END = "<!-- bench:end -->"
 Call = Callable[[], object]
 US = 1e6
 READ = CASES[0]
@@ -49,30 +75,57 @@ WRITE = next(case for case in CASES if case.key == "write-inside")
 ESCAPE = next(case for case in CASES if case.key == "write-symlink")
 SHELL = next(case for case in CASES if case.key == "shell")
 MIX_NAME = f"mix of {len(CASES)} requests"
+KB = 1024
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One timed row of the main table."""
+    """One timed row: ``section`` is ``public`` or ``internal``; ``key`` names the
+    toolpolicy rows the targets read; ``baseline`` (``read`` or ``mix``) pairs a peer row
+    with toolpolicy's public row of the same request."""
 
+    section: str
     engine: str
     what: str
     timing: Timing
     includes: str
+    key: str = ""
     baseline: str | None = None
-    """The toolpolicy row this one is compared with (``read`` or ``mix``)."""
     whole_policy: bool = True
     """False for a peer that cannot express the whole policy (no boundary)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the timing in seconds)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Row:
+        """The inverse of :meth:`to_json`."""
+        return cls(**{**value, "timing": Timing(**value["timing"])})
 
 
 @dataclass(frozen=True, slots=True)
 class ScaleRow:
-    """One engine at one policy size: the unmatched and the matched read."""
+    """One engine at one size of the peers' scale policy: the unmatched and matched read."""
 
     engine: str
     rules: int
     unmatched: Timing
     matched: Timing
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> ScaleRow:
+        """The inverse of :meth:`to_json`."""
+        return cls(
+            value["engine"],
+            value["rules"],
+            Timing(**value["unmatched"]),
+            Timing(**value["matched"]),
+        )
 
 
 def _check(label_of: Callable[[object], str], call: Call, expected: str, where: str) -> str:
@@ -95,15 +148,16 @@ class ScaleSubject:
 
 
 def scale_subjects(ws: Workspace, count: int, peers: Sequence[Peer]) -> list[ScaleSubject]:
-    """toolpolicy and every peer that can express path rules, loaded with ``count`` rules."""
+    """toolpolicy (public ``check``) and every peer that can express path rules, loaded
+    with the ``count``-rule scale policy."""
     subject = ToolPolicySubject(ws, write_policy(ws.scratch, count))
     matched = matched_path(count)
     found = [
         ScaleSubject(
             "toolpolicy",
             count,
-            subject.bind_call("read_file", {"path": UNMATCHED_PATH}),
-            subject.bind_call("read_file", {"path": matched}),
+            subject.bind_check_call("read_file", {"path": UNMATCHED_PATH}),
+            subject.bind_check_call("read_file", {"path": matched}),
             label,
         )
     ]
@@ -121,17 +175,24 @@ def precheck(
     peers: Sequence[Peer],
     scale: Sequence[ScaleSubject] = (),
     commands: ToolPolicySubject | None = None,
+    paths: ToolPolicySubject | None = None,
 ) -> list[str]:
     """Every mismatch between an engine's decision and the expected one (empty: all agree).
 
     ``commands`` is toolpolicy with the bench's command rule: the compound shell command
     must still ask, and a line that hides ``rm -rf`` behind ``&&`` must be denied.
+    ``paths`` is toolpolicy with one read path rule: the read is still allowed, a read of
+    ``secrets/`` is denied.
     """
     problems: list[str] = []
     if commands is not None:
         problems.append(_check(label, commands.bind(SHELL), "ask", "toolpolicy commands shell"))
         hidden = commands.bind_call("shell", {"command": "ls && rm -rf build"})
         problems.append(_check(label, hidden, "deny", "toolpolicy commands rm -rf"))
+    if paths is not None:
+        problems.append(_check(label, paths.bind_check(READ), "allow", "toolpolicy paths read"))
+        secret = paths.bind_check_call("read_file", {"path": "secrets/key"})
+        problems.append(_check(label, secret, "deny", "toolpolicy paths secrets"))
     for case in CASES:
         where = f"toolpolicy {case.key}"
         expected = subject.expected(case)
@@ -146,6 +207,8 @@ def precheck(
             problems.append(
                 _check(label, subject.bind_gate(gate, READ), "allow", "toolpolicy gate")
             )
+            public = subject.bind_public_gate(gate, READ)
+            problems.append(_check(label, public, "allow", "toolpolicy public gate"))
     for item in scale:
         where = f"{item.engine} {item.rules} rules"
         problems.append(_check(item.label_of, item.unmatched, "allow", f"{where} unmatched read"))
@@ -155,6 +218,8 @@ def precheck(
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
+    section: str
+    key: str
     engine: str
     what: str
     calls: Sequence[Call]
@@ -163,97 +228,208 @@ class _Plan:
     whole_policy: bool = True
 
 
-def _decision_rows(
-    subject: ToolPolicySubject,
-    commands: ToolPolicySubject,
-    peers: Sequence[Peer],
-    settings: Settings,
-) -> list[Row]:
-    plans = [
+def _public_plans(
+    subject: ToolPolicySubject, commands: ToolPolicySubject, paths: ToolPolicySubject
+) -> list[_Plan]:
+    check = "policy.check(tool, arguments)"
+    return [
         _Plan(
+            "public",
+            "read",
             "toolpolicy",
-            "read decision (read_file src/a.py -> allow)",
-            [subject.bind(READ)],
-            "engine.evaluate on a prepared request, knobs folded once; no path or command rule "
-            "for read_file in P03, so the evaluation is memoized per (tool, effect, knobs)",
+            "read: check(read_file, src/a.py) -> allow",
+            [subject.bind_check(READ)],
+            f"{check} on P03: argument preparation, knob fold, decision",
             "read",
         ),
         _Plan(
+            "public",
+            "read-path-rules",
             "toolpolicy",
-            "write decision, symlink-safe boundary (src/new.py -> ask)",
-            [subject.bind(WRITE)],
-            "boundary resolves every component (lstat/readlink), then the rules",
+            "read under a path rule: check(read_file, src/a.py) -> allow",
+            [paths.bind_check(READ)],
+            f"{check} on P03 + one read rule (deny secrets/**)",
         ),
         _Plan(
+            "public",
+            "write",
             "toolpolicy",
-            "write through an escaping symlink (link/escape.txt -> deny)",
-            [subject.bind(ESCAPE)],
-            "as above; the boundary denies",
+            "write: check(write_file, src/new.py) -> ask",
+            [subject.bind_check(WRITE)],
+            f"{check}: the workspace boundary on the path's text, then the rules",
         ),
         _Plan(
+            "public",
+            "write-escape",
             "toolpolicy",
-            "shell decision, P03 alone -> ask",
-            [subject.bind(SHELL)],
-            "no shell rule in P03: the line is not parsed, the evaluation is memoized",
+            "write through an escaping symlink -> deny",
+            [subject.bind_check(ESCAPE)],
+            f"{check} for link/escape.txt (link -> outside the workspace)",
         ),
         _Plan(
+            "public",
+            "shell",
             "toolpolicy",
-            "shell decision, compound command, with a command rule -> ask",
+            "shell: check(shell, compound line) -> ask",
+            [subject.bind_check(SHELL)],
+            f"{check} for `{SHELL.arguments['command']}` on P03 (no command rule)",
+        ),
+        _Plan(
+            "public",
+            "shell-rules",
+            "toolpolicy",
+            "shell under a command rule -> ask",
+            [commands.bind_check(SHELL)],
+            f"{check} on P03 + a `rm -rf` deny rule: the line is split and each command matched",
+        ),
+        _Plan(
+            "public",
+            "mix",
+            "toolpolicy",
+            MIX_NAME,
+            [subject.bind_check(case) for case in CASES],
+            f"{check} on the eight requests in turn (the unknown tool raises CallRejected)",
+            "mix",
+        ),
+    ]
+
+
+def _internal_plans(subject: ToolPolicySubject, commands: ToolPolicySubject) -> list[_Plan]:
+    evaluate = "engine.evaluate on a request prepared once, knobs folded once"
+    cases = (("read", READ), ("write", WRITE), ("write-escape", ESCAPE), ("shell", SHELL))
+    plans = [
+        _Plan(
+            "internal",
+            key,
+            "toolpolicy",
+            f"{case.tool} {case.path or ''}".strip(),
+            [subject.bind(case)],
+            evaluate,
+        )
+        for key, case in cases
+    ]
+    plans.append(
+        _Plan(
+            "internal",
+            "shell-rules",
+            "toolpolicy",
+            "shell under a command rule",
             [commands.bind(SHELL)],
-            f"P03 + a `rm -rf` deny rule: splits `{SHELL.arguments['command']}` into "
-            "3 simple commands and matches each",
-        ),
+            evaluate,
+        )
+    )
+    plans.append(
         _Plan(
+            "internal",
+            "mix",
             "toolpolicy",
             MIX_NAME,
             [subject.bind(case) for case in CASES],
-            "the eight requests in turn; the unknown tool is denied by ToolSnapshot.prepare",
-            "mix",
-        ),
-        _Plan(
-            "toolpolicy",
-            "policy.check(read_file, {path})",
-            [subject.bind_check(READ)],
-            "public API: argument preparation + knob fold + decision",
-        ),
-    ]
+            f"{evaluate}; the unknown tool is denied by ToolSnapshot.prepare",
+        )
+    )
+    return plans
+
+
+def _gate_plans(subject: ToolPolicySubject, stack: contextlib.ExitStack) -> list[_Plan]:
+    plans: list[_Plan] = []
+    for fsync in (False, True):
+        gate, sink = subject.gate(fsync=fsync)
+        stack.enter_context(sink)
+        suffix = "-fsync" if fsync else ""
+        audit = f"JSONL audit {'with' if fsync else 'without'} fsync"
+        plans.append(
+            _Plan(
+                "public",
+                f"gate{suffix}",
+                "toolpolicy",
+                f"gate, read, {audit}",
+                [subject.bind_public_gate(gate, READ)],
+                "gate.decide(policy.request(tool, arguments)): decision + audit record "
+                f"(timestamp, sha256 of the arguments) + one O_APPEND write{' + fsync' * fsync}",
+            )
+        )
+        plans.append(
+            _Plan(
+                "internal",
+                f"gate{suffix}",
+                "toolpolicy",
+                f"gate, read, {audit}",
+                [subject.bind_gate(gate, READ)],
+                "gate.decide on a request built once",
+            )
+        )
+    return plans
+
+
+def _peer_plans(peers: Sequence[Peer]) -> list[_Plan]:
+    plans: list[_Plan] = []
+    for peer in peers:
+        plans.append(
+            _Plan(
+                "public",
+                "read",
+                peer.title,
+                "read",
+                [peer.bind(READ)],
+                "the read_file request of the mix alone",
+                "read",
+                peer.sees_paths,
+            )
+        )
+        plans.append(
+            _Plan(
+                "public",
+                "mix",
+                peer.title,
+                MIX_NAME,
+                [peer.bind(case) for case in CASES],
+                peer.includes,
+                "mix",
+                peer.sees_paths,
+            )
+        )
+    return plans
+
+
+def _public_order(rows: Sequence[Row]) -> list[Row]:
+    """toolpolicy's public rows, each followed by the peers' rows of the same request."""
+    ours = [row for row in rows if row.section == "public" and row.engine == "toolpolicy"]
+    theirs = [row for row in rows if row.section == "public" and row.engine != "toolpolicy"]
+    out: list[Row] = []
+    for row in ours:
+        out.append(row)
+        if row.baseline is not None:
+            out.extend(peer for peer in theirs if peer.baseline == row.baseline)
+    return out
+
+
+def _decision_rows(
+    subject: ToolPolicySubject,
+    commands: ToolPolicySubject,
+    paths: ToolPolicySubject,
+    peers: Sequence[Peer],
+    settings: Settings,
+) -> list[Row]:
     with contextlib.ExitStack() as stack:
-        for fsync in (False, True):
-            gate, sink = subject.gate(fsync=fsync)
-            stack.enter_context(sink)
-            plans.append(
-                _Plan(
-                    "toolpolicy",
-                    f"full gate, read, JSONL audit {'with' if fsync else 'without'} fsync",
-                    [subject.bind_gate(gate, READ)],
-                    "Gate.decide: decision + AuditRecord (timestamp, sha256 of the arguments) "
-                    f"+ one O_APPEND write{' + fsync' if fsync else ''}",
-                )
-            )
-        for peer in peers:
-            plans.append(
-                _Plan(
-                    peer.title,
-                    "read decision",
-                    [peer.bind(READ)],
-                    "the read_file request of the mix alone",
-                    "read",
-                    peer.sees_paths,
-                )
-            )
-            plans.append(
-                _Plan(
-                    peer.title,
-                    MIX_NAME,
-                    [peer.bind(case) for case in CASES],
-                    peer.includes,
-                    "mix",
-                    peer.sees_paths,
-                )
-            )
+        plans = [
+            *_public_plans(subject, commands, paths),
+            *_gate_plans(subject, stack),
+            *_peer_plans(peers),
+            *_internal_plans(subject, commands),
+        ]
         timings = measure_all([plan.calls for plan in plans], settings)
     return [
-        Row(plan.engine, plan.what, timing, plan.includes, plan.baseline, plan.whole_policy)
+        Row(
+            plan.section,
+            plan.engine,
+            plan.what,
+            timing,
+            plan.includes,
+            plan.key,
+            plan.baseline,
+            plan.whole_policy,
+        )
         for plan, timing in zip(plans, timings, strict=True)
     ]
 
@@ -266,6 +442,9 @@ def _scale_rows(scale: Sequence[ScaleSubject], settings: Settings) -> list[Scale
         ScaleRow(item.engine, item.rules, timings[2 * index], timings[2 * index + 1])
         for index, item in enumerate(scale)
     ]
+
+
+# --- rendering: a pure function of the results -------------------------------------------
 
 
 def _us(seconds: float) -> str:
@@ -283,26 +462,42 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def format_rows(rows: Sequence[Row]) -> list[str]:
-    """The main markdown table."""
-    base = {row.baseline: row.timing.median for row in rows if row.engine == "toolpolicy"}
-    out = [
-        "| engine | what | median µs/decision | min-max over runs | x toolpolicy | includes |",
-        "|---|---|---:|---:|---:|---|",
-    ]
+def _format_rows(rows: Sequence[Row], *, ratios: bool) -> list[str]:
+    base = {
+        row.baseline: row.timing.median
+        for row in rows
+        if row.engine == "toolpolicy" and row.baseline is not None
+    }
+    head = "| engine | call | median µs | min-max over runs |"
+    rule = "|---|---|---:|---:|"
+    if ratios:
+        head, rule = head + " x toolpolicy |", rule + "---:|"
+    out = [head + " includes |", rule + "---|"]
     for row in rows:
-        ratio = ""
-        if row.baseline is not None and row.baseline in base:
-            ratio = f"{row.timing.median / base[row.baseline]:.1f}x"
+        cells = [row.engine, _cell(row.what), _us(row.timing.median), _span(row.timing)]
+        if ratios:
+            ratio = ""
+            if row.engine != "toolpolicy" and row.baseline in base:
+                ratio = f"{row.timing.median / base[row.baseline]:.1f}x"
+            cells.append(ratio)
+        out.append("| " + " | ".join([*cells, _cell(row.includes)]) + " |")
+    return out
+
+
+def _format_processes(rows: Sequence[ProcessRow]) -> list[str]:
+    bare = next(row.median for row in rows if row.key == "python")
+    out = ["| command | median ms | min-max ms | runs | x python3 -c pass |"]
+    out.append("|---|---:|---:|---:|---:|")
+    for row in rows:
         out.append(
-            f"| {row.engine} | {_cell(row.what)} | {_us(row.timing.median)} | "
-            f"{_span(row.timing)} | {ratio} | {_cell(row.includes)} |"
+            f"| `{_cell(row.label)}` | {row.median * 1000:.1f} | "
+            f"{row.low * 1000:.1f}-{row.high * 1000:.1f} | {row.runs} | "
+            f"{row.median / bare:.2f}x |"
         )
     return out
 
 
-def format_scale(rows: Sequence[ScaleRow]) -> list[str]:
-    """The scale table: one line per engine and size, growth against the smallest size."""
+def _format_scale(rows: Sequence[ScaleRow]) -> list[str]:
     smallest: dict[str, ScaleRow] = {}
     out = [
         "| engine | rules | unmatched read µs | min-max | matched read µs | min-max | growth |",
@@ -322,68 +517,245 @@ def format_scale(rows: Sequence[ScaleRow]) -> list[str]:
     return out
 
 
-def format_startup(rows: Sequence[StartupRow]) -> list[str]:
-    """The start-up table."""
-    out = ["| command | median ms | min-max ms | x bare Python |", "|---|---:|---:|---:|"]
-    for row in rows:
+@dataclass(frozen=True, slots=True)
+class _Results:
+    meta: Mapping[str, Any]
+    rows: list[Row]
+    processes: list[ProcessRow]
+    scale: list[ScaleRow]
+    shapes: list[ShapeRow]
+
+
+def _parse(results: Mapping[str, Any]) -> _Results:
+    return _Results(
+        results["meta"],
+        [Row.from_json(row) for row in results["rows"]],
+        [ProcessRow(**row) for row in results["processes"]],
+        [ScaleRow.from_json(row) for row in results["scale"]],
+        [ShapeRow.from_json(row) for row in results["shapes"]],
+    )
+
+
+def _verdict(met: bool | None) -> str:
+    return "not measured" if met is None else ("met" if met else "MISSED")
+
+
+def targets(results: Mapping[str, Any]) -> list[str]:
+    """Issue 14's targets, each met, MISSED or not measured, from the public rows."""
+    found = _parse(results)
+    tp = {row.key: row.timing.median for row in found.rows if _public_tp(row)}
+    peers = [row for row in found.rows if row.section == "public" and row.baseline == "read"]
+    peers = [row for row in peers if row.engine != "toolpolicy"]
+    proc = {row.key: row.median for row in found.processes}
+    read = tp["read"]
+    out: list[tuple[str, str, bool | None]] = []
+    if peers:
+        fastest = min(peers, key=lambda row: row.timing.median)
+        ratio = fastest.timing.median / read
         out.append(
-            f"| `{row.label}` | {row.median * 1000:.1f} | "
-            f"{row.low * 1000:.1f}-{row.high * 1000:.1f} | {row.ratio:.1f}x |"
+            (
+                "read >= 2x faster than the fastest peer's public call",
+                f"{fastest.engine} {_us(fastest.timing.median)} µs / toolpolicy "
+                f"{_us(read)} µs = {ratio:.2f}x",
+                ratio >= 2,
+            )
         )
-    return out
-
-
-def targets(rows: Sequence[Row], scale: Sequence[ScaleRow]) -> list[str]:
-    """Issue 8's targets, each met or missed, from this run's medians."""
-    tp = {row.what: row.timing.median * US for row in rows if row.engine == "toolpolicy"}
-    read = tp[_decision_what(rows, "read")]
-    found: list[tuple[str, float, float]] = [
-        ("read decision <= 1.5 µs", read, 1.5),
-        ("write decision with the boundary <= 8 µs", tp[_what(rows, "write decision")], 8.0),
-        ("full gate, JSONL without fsync <= 15 µs", tp[_what(rows, "without fsync")], 15.0),
-    ]
-    largest = [r for r in scale if r.engine == "toolpolicy" and r.rules == max(SCALE_SIZES)]
-    if largest:
-        worst = max(largest[0].unmatched.median, largest[0].matched.median) * US
-        found.append((f"{max(SCALE_SIZES):,}-rule policy: read <= 3 µs", worst, 3.0))
-    out = [
-        f"- {name}: {value:.2f} µs — {'met' if value <= limit else 'MISSED'}"
-        for name, value, limit in found
-    ]
-    for baseline in ("read", "mix"):
-        out.extend(_versus_peers(rows, baseline))
-    return out
-
-
-def _versus_peers(rows: Sequence[Row], baseline: str) -> list[str]:
-    ours = next(r for r in rows if r.engine == "toolpolicy" and r.baseline == baseline)
-    theirs = [r for r in rows if r.engine != "toolpolicy" and r.baseline == baseline]
-    out: list[str] = []
-    for scope, peers in (
-        ("any peer", theirs),
-        ("peers that express the whole policy", [r for r in theirs if r.whole_policy]),
+    else:
+        out.append(("read >= 2x faster than the fastest peer's public call", "no peer", None))
+    for key, name, limit in (
+        ("read-path-rules", "read under path rules <= 3x plain read", 3.0),
+        ("write", "write <= 8x plain read", 8.0),
     ):
-        if not peers:
-            continue
-        fastest = min(peers, key=lambda r: r.timing.median)
-        ratio = fastest.timing.median / ours.timing.median
-        out.append(
-            f"- >= 2x faster than the fastest of {scope} on the {baseline} row "
-            f"({fastest.engine}): {ratio:.1f}x — {'met' if ratio >= 2 else 'MISSED'}"
+        ratio = tp[key] / read
+        out.append((name, f"{_us(tp[key])} µs = {ratio:.2f}x", ratio <= limit))
+    out.append(("gate + JSONL audit <= 12 µs", f"{_us(tp['gate'])} µs", tp["gate"] * US <= 12))
+    out.extend(_process_targets(proc))
+    out.extend(_shape_targets(found.shapes))
+    for key, name, limit in (
+        ("lint", "lint of 1,000 files <= 1.5 s (a process)", 1.5),
+        ("diff", "diff of two 1,000-rule policies <= 1 s (a process)", 1.0),
+    ):
+        if key in proc and found.meta["quick"]:
+            out.append((name, "--quick ran fewer", None))
+        elif key in proc:
+            out.append((name, f"{proc[key]:.2f} s", proc[key] <= limit))
+        else:
+            out.append((name, "", None))
+    return [
+        f"- {name}: {value} — {_verdict(met)}" if value else f"- {name} — {_verdict(met)}"
+        for name, value, met in out
+    ]
+
+
+def _public_tp(row: Row) -> bool:
+    return row.section == "public" and row.engine == "toolpolicy"
+
+
+def _process_targets(proc: Mapping[str, float]) -> list[tuple[str, str, bool | None]]:
+    out: list[tuple[str, str, bool | None]] = []
+    if "python" not in proc:
+        names = (
+            "hook <= 2x python3 -c pass",
+            "1,000-rule hook <= 1.3x P03 hook",
+            "`check` <= 2.5x",
         )
+        return [(name, "", None) for name in names]
+    bare = proc["python"]
+    for key, name, over, limit in (
+        ("hook", "hook <= 2x python3 -c pass", bare, 2.0),
+        ("hook-1000", "1,000-rule hook <= 1.3x P03 hook", proc["hook"], 1.3),
+        ("check", "`check` <= 2.5x python3 -c pass", bare, 2.5),
+    ):
+        ratio = proc[key] / over
+        out.append((name, f"{proc[key] * 1000:.1f} ms = {ratio:.2f}x", ratio <= limit))
     return out
 
 
-def _what(rows: Sequence[Row], fragment: str) -> str:
-    return next(row.what for row in rows if row.engine == "toolpolicy" and fragment in row.what)
+def _shape_targets(shapes: Sequence[ShapeRow]) -> list[tuple[str, str, bool | None]]:
+    scale = "every shape at the largest size within 2x of its 10-rule decision"
+    compile_name = "load + compile 100,000 rules <= 5 s"
+    memory = "memory <= 1.5 KB per rule"
+    if not shapes:
+        return [(scale, "", None), (compile_name, "", None), (memory, "", None)]
+    largest = max(row.rules for row in shapes)
+    first = {row.shape: row for row in shapes if row.rules == min(r.rules for r in shapes)}
+    top = [row for row in shapes if row.rules == largest]
+    growth = {
+        row.shape: max(
+            row.fresh.median / first[row.shape].fresh.median,
+            row.matched.median / first[row.shape].matched.median,
+        )
+        for row in top
+    }
+    worst = max(growth, key=lambda shape: growth[shape])
+    out: list[tuple[str, str, bool | None]] = [
+        (
+            scale,
+            f"{largest:,} rules, worst {worst} {growth[worst]:.2f}x",
+            growth[worst] <= 2,
+        )
+    ]
+    at_100k = [row for row in shapes if row.rules == 100_000]
+    if at_100k:
+        slowest = max(at_100k, key=lambda row: row.load_seconds)
+        out.append(
+            (
+                compile_name,
+                f"worst {slowest.shape} {slowest.load_seconds:.2f} s",
+                slowest.load_seconds <= 5,
+            )
+        )
+    else:
+        out.append((compile_name, f"largest run {largest:,} rules", None))
+    heaviest = max(top, key=lambda row: row.bytes_per_rule)
+    out.append(
+        (
+            memory,
+            f"{largest:,} rules, worst {heaviest.shape} {heaviest.bytes_per_rule:,.0f} bytes",
+            heaviest.bytes_per_rule <= 1.5 * KB,
+        )
+    )
+    return out
 
 
-def _decision_what(rows: Sequence[Row], baseline: str) -> str:
-    return next(row.what for row in rows if row.engine == "toolpolicy" and row.baseline == baseline)
+def render(results: Mapping[str, Any]) -> str:
+    """The whole Markdown report, from the results alone (no clock, no machine read)."""
+    found = _parse(results)
+    meta = found.meta
+    load = meta["load"]
+    lines = [
+        f"Measured {meta['date']} with `{meta['command']}` on {meta['cpu']} "
+        f"({meta['cores']} cores), {meta['python']}; load average "
+        f"{load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} at the start, "
+        f"{meta['load_end'][0]:.2f} at the end; {meta['clock']} clock; decisions: median of "
+        f"{meta['runs']} runs x {meta['chunks']} chunk means, every row interleaved. "
+        f"The engines: {', '.join(meta['engines'])}. The pre-check passed first "
+        "(every engine decided every request as expected).",
+        "",
+        "**Public calls**, toolpolicy and each peer in the same run "
+        "(x toolpolicy: a peer's row over toolpolicy's row of the same request):",
+        "",
+        *_format_rows(_public_order(found.rows), ratios=True),
+    ]
+    if found.processes:
+        lines += [
+            "",
+            "**Processes** (wall time of the whole process, as an agent or a user starts it):",
+            "",
+            *_format_processes(found.processes),
+        ]
+    lines += ["", "**Targets of issue 14**, judged on the rows above:", "", *targets(results)]
+    if found.shapes:
+        lines += [
+            "",
+            "**Scale, every rule shape** (`bench/compare_scale.py`; public `check`; fresh: a "
+            "new unmatched call each time, matched: a new call only the last rule matches, "
+            "repeated: the same unmatched call; growth against 10 rules):",
+            "",
+            *format_shapes(found.shapes),
+        ]
+    if found.scale:
+        lines += [
+            "",
+            "**Scale against the peers** (`dir<i>/**` deny rules over 100 tools; toolpolicy's "
+            "public `check`; unmatched and matched read):",
+            "",
+            *_format_scale(found.scale),
+        ]
+    lines += [
+        "",
+        "**Internal calls** (no user makes these: a request prepared once, knobs folded "
+        "once; they show what the public call adds):",
+        "",
+        *_format_rows([r for r in found.rows if r.section == "internal"], ratios=False),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def readme_section(results: Mapping[str, Any]) -> str:
+    """What goes between the README's markers: the report, between the markers."""
+    return f"{BEGIN}\n{render(results)}{END}"
+
+
+def replace_section(text: str, results: Mapping[str, Any]) -> str:
+    """``text`` (a README) with its marked section replaced by the rendered report."""
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        raise ValueError(f"the file has no {BEGIN} ... {END} section")
+    return text[:start] + readme_section(results) + text[end + len(END) :]
+
+
+# --- measuring ------------------------------------------------------------------------------
+
+
+def _cpu_model() -> str:
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def _meta(
+    argv: Sequence[str], settings: Settings, engines: list[str], *, quick: bool
+) -> dict[str, Any]:
+    return {
+        "command": shlex.join(["python", "bench/compare.py", *argv]),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "load": list(os.getloadavg()),
+        "clock": "cpu" if settings.cpu else "wall",
+        "runs": settings.runs,
+        "chunks": settings.chunks,
+        "engines": engines,
+        "quick": quick,
+    }
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument(
         "--engines",
         default=",".join(PEER_NAMES),
@@ -391,8 +763,16 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--check-only", action="store_true", help="run the pre-check only")
     parser.add_argument("--quick", action="store_true", help="short runs (smoke test)")
-    parser.add_argument("--no-scale", action="store_true", help="skip the scale rows")
-    parser.add_argument("--no-startup", action="store_true", help="skip the start-up rows")
+    parser.add_argument("--no-scale", action="store_true", help="skip the peers' scale rows")
+    parser.add_argument(
+        "--max-rules",
+        type=int,
+        default=max(SHAPE_SIZES),
+        help="largest size of the every-shape scale bench (0: skip it)",
+    )
+    parser.add_argument(
+        "--no-processes", action="store_true", help="skip hook, check, lint and diff"
+    )
     parser.add_argument(
         "--clock",
         choices=("wall", "cpu"),
@@ -400,17 +780,25 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="wall clock (default) or this thread's CPU time (steadier on a busy machine; "
         "does not count waiting, e.g. for fsync)",
     )
+    parser.add_argument("--json", metavar="FILE", help="write the raw results as JSON")
+    parser.add_argument(
+        "--from-json", metavar="FILE", help="render recorded results instead of measuring"
+    )
+    parser.add_argument(
+        "--write-readme",
+        metavar="FILE",
+        help=f"replace the section between {BEGIN} and {END} in FILE with the report",
+    )
     return parser.parse_args(argv)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Pre-check, time, print; 0 when every engine agreed, 1 on a mismatch."""
-    args = _arguments(argv)
-    wanted = {name.strip() for name in args.engines.split(",") if name.strip()}
-    unknown = wanted - set(PEER_NAMES) - {"none"}
-    if unknown:
-        print(f"unknown engines: {', '.join(sorted(unknown))}", file=sys.stderr)
-        return 2
+def _progress(text: str) -> None:
+    print(f"... {text}", file=sys.stderr, flush=True)
+
+
+def _measure(args: argparse.Namespace, argv: Sequence[str]) -> dict[str, Any] | None:
+    """Pre-check, then every measurement; None when the pre-check failed."""
+    wanted = [] if args.engines == "none" else args.engines.split(",")
     cpu = args.clock == "cpu"
     settings = Settings(runs=3, chunks=5, cpu=cpu)
     scale_settings = settings
@@ -420,6 +808,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with workspace() as ws:
         subject = ToolPolicySubject(ws)
         commands = ToolPolicySubject(ws, [write_command_policy(ws.scratch)])
+        paths = ToolPolicySubject(ws, [write_path_policy(ws.scratch)])
         installed, missing = available_peers(ws)
         peers = [peer for peer in installed if peer.name in wanted]
         skipped = sorted(name for name in missing if name in wanted)
@@ -429,31 +818,80 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.no_scale:
             for count in SCALE_SIZES:
                 scale_set.extend(scale_subjects(ws, count, peers))
-        problems = precheck(subject, peers, scale_set, commands)
+        problems = precheck(subject, peers, scale_set, commands, paths)
         if problems:
             print("pre-check FAILED: an engine gave the wrong decision", file=sys.stderr)
             for problem in problems:
                 print(f"  {problem}", file=sys.stderr)
+            return None
+        engines = ["toolpolicy", *(peer.title for peer in peers)]
+        print(
+            f"pre-check passed: every engine ({', '.join(p.split()[0] for p in engines)}) "
+            f"decided all {len(CASES)} requests"
+        )
+        if args.check_only:
+            return {}
+        meta = _meta(argv, settings, engines, quick=args.quick)
+        _progress("decisions")
+        rows = _decision_rows(subject, commands, paths, peers, settings)
+        _progress("scale against the peers")
+        scale = _scale_rows(scale_set, scale_settings) if scale_set else []
+        shapes: list[ShapeRow] = []
+        if args.max_rules > 0:
+            sizes = sorted({s for s in SHAPE_SIZES if s <= args.max_rules} | {args.max_rules})
+            shapes, problems = measure_shapes(
+                ws,
+                sizes,
+                settings=Settings(runs=1, chunks=3) if args.quick else None,
+                progress=_progress,
+            )
+            if problems:
+                print("pre-check FAILED:\n" + "\n".join(problems), file=sys.stderr)
+                return None
+        processes: list[ProcessRow] = []
+        if not args.no_processes:
+            _progress("processes")
+            processes = time_processes(ws, 3 if args.quick else 20, quick=args.quick)
+        meta["load_end"] = list(os.getloadavg())
+    return {
+        "meta": meta,
+        "rows": [row.to_json() for row in rows],
+        "processes": [row.to_json() for row in processes],
+        "scale": [row.to_json() for row in scale],
+        "shapes": [row.to_json() for row in shapes],
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Pre-check, time, print; 0 when every engine agreed, 1 on a mismatch, 2 for an
+    unknown engine."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = _arguments(given)
+    wanted = [] if args.engines == "none" else args.engines.split(",")
+    unknown = sorted(set(wanted) - set(PEER_NAMES))
+    if unknown:
+        print(f"unknown engines: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    if args.from_json:
+        with open(args.from_json, encoding="utf-8") as handle:
+            results = json.load(handle)
+    else:
+        measured = _measure(args, given)
+        if measured is None:
             return 1
-        engines = ", ".join(["toolpolicy", *(peer.name for peer in peers)])
-        print(f"pre-check passed: every engine ({engines}) decided all {len(CASES)} requests")
         if args.check_only:
             return 0
-        print(
-            f"\nPython {platform.python_version()} on {platform.machine()}, "
-            f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; "
-            f"{args.clock} clock; median of {settings.runs} runs x {settings.chunks} "
-            "chunk means\n"
-        )
-        rows = _decision_rows(subject, commands, peers, settings)
-        print("\n".join(format_rows(rows)))
-        scale = _scale_rows(scale_set, scale_settings)
-        if scale:
-            print("\n" + "\n".join(format_scale(scale)))
-        if not args.no_startup:
-            startup = time_startup(ws.root, repeats=5 if args.quick else 20)
-            print("\n" + "\n".join(format_startup(startup)))
-        print("\nTargets (issue 8):\n" + "\n".join(targets(rows, scale)))
+        results = measured
+    print(render(results), end="")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(results, handle, indent=1, ensure_ascii=False)
+            handle.write("\n")
+    if args.write_readme:
+        with open(args.write_readme, encoding="utf-8") as handle:
+            text = handle.read()
+        with open(args.write_readme, "w", encoding="utf-8") as handle:
+            handle.write(replace_section(text, results))
     return 0
 
 

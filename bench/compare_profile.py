@@ -2,7 +2,11 @@
 
 Run from the repository root::
 
-    python bench/compare_profile.py [read|write|escape|shell|check|gate|scale] [--calls N]
+    python bench/compare_profile.py [read|write|escape|shell|gate|scale|internal] [--calls N]
+
+Every row is the public call of ``compare.py``'s row of that name (``policy.check``, the
+gate as ``gate.decide(policy.request(...))``); ``internal`` is the pre-prepared
+``engine.evaluate`` of the read.
 
 Prints the functions by their own time (``tottime``) for N calls of the row, so the share of
 each function in one decision can be read directly. cProfile's own overhead inflates the
@@ -24,27 +28,22 @@ from compare_toolpolicy import ToolPolicySubject
 
 __all__ = ["ROWS", "main", "profile_call"]
 
-ROWS = ("read", "write", "escape", "shell", "check", "gate", "scale")
+ROWS = ("read", "write", "escape", "shell", "gate", "scale", "internal")
+_CASES = {"read": "read", "write": "write-inside", "escape": "write-symlink", "shell": "shell"}
 
 
 def _call(row: str, ws: Workspace) -> Callable[[], object]:
     cases = {case.key: case for case in CASES}
     subject = ToolPolicySubject(ws)
-    if row == "read":
+    if row in _CASES:
+        return subject.bind_check(cases[_CASES[row]])
+    if row == "internal":
         return subject.bind(cases["read"])
-    if row == "write":
-        return subject.bind(cases["write-inside"])
-    if row == "escape":
-        return subject.bind(cases["write-symlink"])
-    if row == "shell":
-        return subject.bind(cases["shell"])
-    if row == "check":
-        return subject.bind_check(cases["read"])
     if row == "gate":
         gate, _ = subject.gate(fsync=False)
-        return subject.bind_gate(gate, cases["read"])
+        return subject.bind_public_gate(gate, cases["read"])
     scaled = ToolPolicySubject(ws, write_policy(ws.scratch, 10_000))
-    return scaled.bind_call("read_file", {"path": matched_path(10_000)})
+    return scaled.bind_check_call("read_file", {"path": matched_path(10_000)})
 
 
 def profile_call(call: Callable[[], object], calls: int, limit: int = 25) -> str:

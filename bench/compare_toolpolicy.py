@@ -1,10 +1,13 @@
-"""toolpolicy's side of the comparison: the pure decision, ``check`` and the full gate.
+"""toolpolicy's side of the comparison: the public calls, and the internal ones.
 
-The decision alone is ``policy.engine.evaluate(request, knobs)`` on a request prepared once
-and knobs folded once. A call that fails preparation (an unknown tool) never reaches the
-engine: for it the timed work is ``ToolSnapshot.prepare``, which is where toolpolicy denies
-it. The gate row is ``Gate.decide``: the decision plus an audit record built and written to
-a JSONL file.
+Public: ``policy.check(tool, arguments)`` (a call that fails preparation raises
+``CallRejected``: a deny), and the gate as a caller uses it,
+``gate.decide(policy.request(tool, arguments))`` with a JSONL audit sink.
+
+Internal (labelled so in the report): ``policy.engine.evaluate(request, knobs)`` on a request
+prepared once and knobs folded once, and ``gate.decide`` on a request built once. A call that
+fails preparation (an unknown tool) never reaches the engine: for it the timed internal work
+is ``ToolSnapshot.prepare``, which is where toolpolicy denies it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 
 from compare_cases import Case, Workspace
 
+from toolpolicy import Decision
 from toolpolicy.core.errors import CallRejected
 from toolpolicy.engine.approval import ApprovalService
 from toolpolicy.engine.audit import JsonlAuditSink
@@ -24,7 +28,14 @@ from toolpolicy.engine.gate import Gate, GateDecision
 from toolpolicy.engine.selection import ToolPolicy, load
 from toolpolicy.tools.registry import PreparedCall, ToolCall
 
-__all__ = ["COMMAND_POLICY", "ToolPolicySubject", "label", "write_command_policy"]
+__all__ = [
+    "COMMAND_POLICY",
+    "PATH_POLICY",
+    "ToolPolicySubject",
+    "label",
+    "write_command_policy",
+    "write_path_policy",
+]
 
 COMMAND_POLICY = """\
 apiVersion: toolpolicy/v1
@@ -39,6 +50,19 @@ rules:
 """
 """A command rule, so that a shell decision has to split the command line."""
 
+PATH_POLICY = """\
+apiVersion: toolpolicy/v1
+kind: Policy
+name: bench-paths
+extends: P03
+rules:
+  - name: secrets-stay-closed
+    behavior: deny
+    reason: Secrets are off limits
+    match: {tools: [read_file], paths: ["secrets/**"]}
+"""
+"""One path rule on reads, so that a read is no longer decided by the tool name alone."""
+
 Call = Callable[[], object]
 
 
@@ -50,6 +74,14 @@ def write_command_policy(folder: str) -> str:
     return path
 
 
+def write_path_policy(folder: str) -> str:
+    """Write :data:`PATH_POLICY` into ``folder``; returns its path."""
+    path = os.path.join(folder, "bench-paths.yaml")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(PATH_POLICY)
+    return path
+
+
 def label(result: object) -> str:
     """The behaviour a timed toolpolicy call produced: allow, ask or deny."""
     if isinstance(result, Evaluation):
@@ -58,6 +90,8 @@ def label(result: object) -> str:
         return result.decision.behavior.label
     if isinstance(result, PreparedCall) and result.error is not None:
         return "deny"
+    if isinstance(result, Decision):
+        return result.behavior.label
     if isinstance(result, str):
         return result
     raise TypeError(f"not a toolpolicy result: {result!r}")
@@ -91,12 +125,17 @@ class ToolPolicySubject:
         return functools.partial(self.policy.engine.evaluate, request, self.knobs)
 
     def bind_check(self, case: Case) -> Call:
-        """The public ``policy.check(tool, arguments)``: preparation, knob fold, decision."""
-        policy, tool, arguments = self.policy, case.tool, dict(case.arguments)
+        """The public ``policy.check(tool, arguments)`` for ``case``."""
+        return self.bind_check_call(case.tool, dict(case.arguments))
 
-        def check() -> str:
+    def bind_check_call(self, tool: str, arguments: dict[str, object]) -> Call:
+        """The public ``policy.check(tool, arguments)``: preparation, knob fold, decision;
+        a call that fails preparation raises ``CallRejected``, which counts as a deny."""
+        policy = self.policy
+
+        def check() -> object:
             try:
-                return policy.check(tool, arguments).behavior.label
+                return policy.check(tool, arguments)
             except CallRejected:
                 return "deny"
 
@@ -113,3 +152,14 @@ class ToolPolicySubject:
         request = self.policy.request(case.tool, dict(case.arguments))
         decide: Callable[[Any], GateDecision] = gate.decide
         return functools.partial(decide, request)
+
+    def bind_public_gate(self, gate: Gate, case: Case) -> Call:
+        """The public gate call: ``gate.decide(policy.request(tool, arguments))``, the
+        request built on every call, then the decision and its JSONL audit line."""
+        request, decide, tool = self.policy.request, gate.decide, case.tool
+        arguments = dict(case.arguments)
+
+        def call() -> GateDecision:
+            return decide(request(tool, arguments))
+
+        return call

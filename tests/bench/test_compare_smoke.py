@@ -18,11 +18,14 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
-from compare import Row, format_rows, precheck, scale_subjects, targets  # noqa: E402
+from compare import precheck, scale_subjects  # noqa: E402
 from compare_cases import CASES, Case, Workspace, workspace  # noqa: E402
 from compare_peers import PEER_NAMES, Peer, available_peers  # noqa: E402
-from compare_timing import Timing  # noqa: E402
-from compare_toolpolicy import ToolPolicySubject, write_command_policy  # noqa: E402
+from compare_toolpolicy import (  # noqa: E402
+    ToolPolicySubject,
+    write_command_policy,
+    write_path_policy,
+)
 
 
 @pytest.fixture
@@ -36,10 +39,11 @@ def test_precheck_passes_for_toolpolicy_on_every_request_and_small_scale_policy(
 ) -> None:
     subject = ToolPolicySubject(ws)
     commands = ToolPolicySubject(ws, [write_command_policy(ws.scratch)])
+    paths = ToolPolicySubject(ws, [write_path_policy(ws.scratch)])
     scale = scale_subjects(ws, 10, [])
 
     assert [item.engine for item in scale] == ["toolpolicy"]
-    assert precheck(subject, [], scale, commands) == []
+    assert precheck(subject, [], scale, commands, paths) == []
 
 
 def test_workspace_has_a_real_symlink_that_escapes(ws: Workspace) -> None:
@@ -133,38 +137,3 @@ def test_compare_refuses_an_unknown_engine_name() -> None:
     assert done.returncode == 2
     assert done.stderr == "unknown engines: opa\n"
     assert done.stdout == ""
-
-
-def _timing(us: float) -> Timing:
-    return Timing(median=us / 1e6, low=us / 1e6, high=2 * us / 1e6, calls=1)
-
-
-def _rows(read_us: float, peer_read_us: float) -> list[Row]:
-    return [
-        Row("toolpolicy", "read decision", _timing(read_us), "a | b", "read"),
-        Row("toolpolicy", "write decision, boundary", _timing(7.0), "w"),
-        Row("toolpolicy", "full gate, JSONL audit without fsync", _timing(14.0), "g"),
-        Row("toolpolicy", "mix of 8 requests", _timing(4.0), "m", "mix"),
-        Row("peer 1.0", "read decision", _timing(peer_read_us), "p", "read", False),
-        Row("peer 1.0", "mix of 8 requests", _timing(8.0), "p", "mix", False),
-    ]
-
-
-def test_the_table_escapes_pipes_and_compares_each_peer_row_with_its_toolpolicy_row() -> None:
-    lines = format_rows(_rows(1.0, 3.0))
-
-    assert lines[2] == "| toolpolicy | read decision | 1.00 | 1.00-2.00 | 1.0x | a \\| b |"
-    assert lines[6] == "| peer 1.0 | read decision | 3.00 | 3.00-6.00 | 3.0x | p |"
-    assert lines[7] == "| peer 1.0 | mix of 8 requests | 8.00 | 8.00-16.0 | 2.0x | p |"
-
-
-def test_targets_are_judged_from_the_medians_and_a_miss_is_spelled_out() -> None:
-    lines = targets(_rows(1.6, 3.0), [])
-
-    assert lines[0] == "- read decision <= 1.5 µs: 1.60 µs — MISSED"
-    assert lines[1] == "- write decision with the boundary <= 8 µs: 7.00 µs — met"
-    assert lines[2] == "- full gate, JSONL without fsync <= 15 µs: 14.00 µs — met"
-    assert lines[3] == (
-        "- >= 2x faster than the fastest of any peer on the read row (peer 1.0): 1.9x — MISSED"
-    )
-    assert not any("whole policy" in line for line in lines)
