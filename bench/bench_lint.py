@@ -1,15 +1,20 @@
 """Benchmark ``toolpolicy lint``: 1,000 generated policy files, one 10,000-rule file, and the
 four hostile inputs (alias bomb, 20,000-deep nesting, binary, tab indentation).
 
-Run: ``python bench/bench_lint.py`` (``--files N``, ``--rules N`` to change the sizes).
-Prints one line per measurement; the target is 1,000 files in under 3 s of lint time
-(in-process, the interpreter's start-up and imports excluded; the subprocess line includes
-them).
+Run: ``python bench/bench_lint.py`` (``--files N``, ``--rules N``, ``--runs N``).
+Prints one line per measurement. The target (issue 14) is ``toolpolicy lint`` of 1,000
+files in at most 1.5 s **as a process** (start-up, imports and the forked workers included;
+the median of ``--runs``, with the CPU seconds of the process and its workers beside it, so
+a busy machine shows as wall time well above CPU time / cores). The in-process line is the
+same lint without the interpreter's start-up.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -18,7 +23,7 @@ from pathlib import Path
 
 from toolpolicy.lint import lint_paths
 
-TARGET_SECONDS = 3.0
+TARGET_SECONDS = 1.5
 
 _POLICY = """\
 apiVersion: toolpolicy/v1
@@ -111,11 +116,27 @@ def _timed(paths: list[str]) -> tuple[float, int, int]:
     return elapsed, len(result.files), len(result.findings)
 
 
+def _process(paths: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (the process and its workers) of ``toolpolicy lint paths``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "toolpolicy", "lint", *paths],
+        check=False,
+        stdout=subprocess.DEVNULL,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu
+
+
 def main() -> int:
     """Run every measurement and print the numbers; exit 1 if the file target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--rules", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=5)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -128,18 +149,19 @@ def main() -> int:
 
         lint_paths([str(next(many.rglob("*.yaml")))])  # warm the built-in profile caches
         elapsed, files, findings = _timed([str(many)])
-        ok = elapsed < TARGET_SECONDS
         print(
             f"{files} files: {elapsed:.2f} s in-process ({elapsed / files * 1000:.2f} ms/file), "
-            f"{findings} findings; target < {TARGET_SECONDS:.0f} s: {'met' if ok else 'MISSED'}"
+            f"{findings} findings"
         )
-        start = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "toolpolicy", "lint", str(many)],
-            check=False,
-            stdout=subprocess.DEVNULL,
+        walls, cpus = zip(*(_process([str(many)]) for _ in range(options.runs)), strict=True)
+        wall = statistics.median(walls)
+        ok = wall <= TARGET_SECONDS
+        print(
+            f"{files} files: {wall:.2f} s as a process (median of {options.runs}; "
+            f"{statistics.median(cpus):.2f} CPU s over {len(os.sched_getaffinity(0))} CPUs, "
+            f"load average {os.getloadavg()[0]:.1f}); target <= {TARGET_SECONDS} s: "
+            f"{'met' if ok else 'MISSED'}"
         )
-        print(f"{files} files: {time.perf_counter() - start:.2f} s as a subprocess (with start-up)")
         elapsed, _, findings = _timed([str(big)])
         print(f"one {options.rules}-rule file: {elapsed:.2f} s in-process, {findings} findings")
         for label, path in hostile.items():

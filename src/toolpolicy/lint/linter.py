@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
@@ -100,8 +101,14 @@ def _lint_chunks(
     count = workers * _CHUNKS_PER_WORKER
     size = -(-len(paths) // count)
     chunks = [(paths[i : i + size], workspace, agents) for i in range(0, len(paths), size)]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, _leave_interrupts) as pool:
         yield from pool.imap_unordered(_lint_chunk, chunks)
+
+
+def _leave_interrupts() -> None:
+    """A worker ignores Ctrl-C: the run stops in the parent, which ends the workers, and
+    no worker prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _lint_chunk(
