@@ -29,7 +29,9 @@ PASS::
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 
 from ...language import PolicyDoc, ProfileDoc
 from ..context import LintFile
@@ -65,17 +67,20 @@ def check(target: LintFile) -> Iterator[Hit]:
             yield Hit(line, column, message)
 
 
-def _agent_tools(agents: tuple[str, ...] | None) -> dict[str, str | None]:
+@functools.cache
+def _agent_tools(agents: tuple[str, ...] | None) -> Mapping[str, str | None]:
     """The agents' tool names (every agent's when ``agents`` is None): the built-in each is
-    decided as, or ``None`` (by name)."""
+    decided as, or ``None`` (by name). Built once per run, not once per file."""
     from ...hooks.adapters import ADAPTERS
 
-    return {
-        name: entry.tool
-        for agent, adapter in ADAPTERS.items()
-        if agents is None or agent in agents
-        for name, entry in adapter.catalog.items()
-    }
+    return MappingProxyType(
+        {
+            name: entry.tool
+            for agent, adapter in ADAPTERS.items()
+            if agents is None or agent in agents
+            for name, entry in adapter.catalog.items()
+        }
+    )
 
 
 def _message(rule: str, name: str, known: tuple[str, ...], agents: tuple[str, ...]) -> str:
