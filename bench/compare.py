@@ -484,15 +484,19 @@ def _format_rows(rows: Sequence[Row], *, ratios: bool) -> list[str]:
     return out
 
 
+_STARTS = ("python", "hook", "hook-1000", "check")
+"""The processes whose cost is their start: compared with ``python3 -c pass``."""
+
+
 def _format_processes(rows: Sequence[ProcessRow]) -> list[str]:
     bare = next(row.median for row in rows if row.key == "python")
     out = ["| command | median ms | min-max ms | runs | x python3 -c pass |"]
     out.append("|---|---:|---:|---:|---:|")
     for row in rows:
+        ratio = f"{row.median / bare:.2f}x" if row.key in _STARTS else ""
         out.append(
-            f"| `{_cell(row.label)}` | {row.median * 1000:.1f} | "
-            f"{row.low * 1000:.1f}-{row.high * 1000:.1f} | {row.runs} | "
-            f"{row.median / bare:.2f}x |"
+            f"| `{_cell(row.label)}` | {row.median * 1000:,.1f} | "
+            f"{row.low * 1000:,.1f}-{row.high * 1000:,.1f} | {row.runs} | {ratio} |"
         )
     return out
 
