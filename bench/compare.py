@@ -595,22 +595,20 @@ def _public_tp(row: Row) -> bool:
     return row.section == "public" and row.engine == "toolpolicy"
 
 
+_PROCESS_TARGETS = (
+    ("hook", "hook <= 2x python3 -c pass", "python", 2.0),
+    ("hook-1000", "1,000-rule hook <= 1.3x P03 hook", "hook", 1.3),
+    ("check", "`check` <= 2.5x python3 -c pass", "python", 2.5),
+)
+
+
 def _process_targets(proc: Mapping[str, float]) -> list[tuple[str, str, bool | None]]:
     out: list[tuple[str, str, bool | None]] = []
-    if "python" not in proc:
-        names = (
-            "hook <= 2x python3 -c pass",
-            "1,000-rule hook <= 1.3x P03 hook",
-            "`check` <= 2.5x",
-        )
-        return [(name, "", None) for name in names]
-    bare = proc["python"]
-    for key, name, over, limit in (
-        ("hook", "hook <= 2x python3 -c pass", bare, 2.0),
-        ("hook-1000", "1,000-rule hook <= 1.3x P03 hook", proc["hook"], 1.3),
-        ("check", "`check` <= 2.5x python3 -c pass", bare, 2.5),
-    ):
-        ratio = proc[key] / over
+    for key, name, over, limit in _PROCESS_TARGETS:
+        if key not in proc or over not in proc:
+            out.append((name, "", None))
+            continue
+        ratio = proc[key] / proc[over]
         out.append((name, f"{proc[key] * 1000:.1f} ms = {ratio:.2f}x", ratio <= limit))
     return out
 

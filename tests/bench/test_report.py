@@ -180,3 +180,17 @@ def test_the_readme_section_is_replaced_and_nothing_around_it() -> None:
 def test_a_file_without_the_markers_is_refused() -> None:
     with pytest.raises(ValueError, match="has no <!-- bench:begin -->"):
         replace_section("# no markers\n", _results())
+
+
+def test_without_processes_their_targets_are_not_measured() -> None:
+    results = _results()
+    results["processes"] = []
+
+    lines = targets(results)
+
+    assert lines[4:7] == [
+        "- hook <= 2x python3 -c pass — not measured",
+        "- 1,000-rule hook <= 1.3x P03 hook — not measured",
+        "- `check` <= 2.5x python3 -c pass — not measured",
+    ]
+    assert "**Processes**" not in render(results)
