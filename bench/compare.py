@@ -189,10 +189,6 @@ def precheck(
         problems.append(_check(label, commands.bind(SHELL), "ask", "toolpolicy commands shell"))
         hidden = commands.bind_call("shell", {"command": "ls && rm -rf build"})
         problems.append(_check(label, hidden, "deny", "toolpolicy commands rm -rf"))
-    if paths is not None:
-        problems.append(_check(label, paths.bind_check(READ), "allow", "toolpolicy paths read"))
-        secret = paths.bind_check_call("read_file", {"path": "secrets/key"})
-        problems.append(_check(label, secret, "deny", "toolpolicy paths secrets"))
     for case in CASES:
         where = f"toolpolicy {case.key}"
         expected = subject.expected(case)
@@ -201,6 +197,10 @@ def precheck(
         for peer in peers:
             where = f"{peer.name} {case.key}"
             problems.append(_check(str, peer.bind(case), peer.expected(case), where))
+    if paths is not None:
+        problems.append(_check(label, paths.bind_check(READ), "allow", "toolpolicy paths read"))
+        secret = paths.bind_check_call("read_file", {"path": "secrets/key"})
+        problems.append(_check(label, secret, "deny", "toolpolicy paths secrets"))
     for fsync in (False, True):
         gate, sink = subject.gate(fsync=fsync)
         with sink:
@@ -262,7 +262,7 @@ def _public_plans(
             "public",
             "write-escape",
             "toolpolicy",
-            "write through an escaping symlink -> deny",
+            "write through an escaping symlink: check(write_file, link/escape.txt)",
             [subject.bind_check(ESCAPE)],
             f"{check} for link/escape.txt (link -> outside the workspace)",
         ),

@@ -244,8 +244,8 @@ class ShapeRow:
 
 
 def _with_mcp_tools(policy: toolpolicy.ToolPolicy, last: int) -> toolpolicy.ToolPolicy:
-    """``policy`` with the fresh MCP tool names added to its tools (``ToolPolicy`` is a
-    NamedTuple: its ``tools`` snapshot is replaced, the way to add tools to ``check``)."""
+    """``policy`` with the fresh MCP tool names added to its tools: the same selection built
+    again with a larger tool snapshot (``check`` decides registered tools only)."""
     none = ArgumentSpec(())
     added = [
         toolpolicy.ToolDefinition(name, "MCP", none, Effect.EXECUTE)
@@ -253,7 +253,15 @@ def _with_mcp_tools(policy: toolpolicy.ToolPolicy, last: int) -> toolpolicy.Tool
         for name in (f"mcp__q{k}__run", f"mcp__s{last}__t{k}")
     ]
     own = (policy.tools.get(name) for name in policy.tools.names)
-    return policy._replace(tools=ToolSnapshot([*(d for d in own if d is not None), *added]))
+    return toolpolicy.ToolPolicy(
+        compiled=policy.compiled,
+        presets=policy.presets,
+        knob_events=policy.knob_events,
+        knobs=policy.knobs,
+        workspace=policy.workspace,
+        engine=policy.engine,
+        tools=ToolSnapshot([*(d for d in own if d is not None), *added]),
+    )
 
 
 def _load(shape: Shape, files: Sequence[str], root: str, last: int) -> toolpolicy.ToolPolicy:
