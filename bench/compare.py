@@ -182,7 +182,8 @@ def precheck(
     ``commands`` is toolpolicy with the bench's command rule: the compound shell command
     must still ask, and a line that hides ``rm -rf`` behind ``&&`` must be denied.
     ``paths`` is toolpolicy with one read path rule: the read is still allowed, a read of
-    ``secrets/`` is denied.
+    ``secrets/`` is denied. Every request with a new path (``fresh_arguments``) must be
+    decided as the request itself.
     """
     problems: list[str] = []
     if commands is not None:
@@ -197,6 +198,11 @@ def precheck(
         for peer in peers:
             where = f"{peer.name} {case.key}"
             problems.append(_check(str, peer.bind(case), peer.expected(case), where))
+    for loaded in (found for found in (subject, commands, paths) if found is not None):
+        for case in CASES:
+            same = label(loaded.bind_check(case)())
+            where = f"toolpolicy {case.key} with a new path"
+            problems.append(_check(label, loaded.bind_fresh_check(case), same, where))
     if paths is not None:
         problems.append(_check(label, paths.bind_check(READ), "allow", "toolpolicy paths read"))
         secret = paths.bind_check_call("read_file", {"path": "secrets/key"})
@@ -231,65 +237,100 @@ class _Plan:
 def _public_plans(
     subject: ToolPolicySubject, commands: ToolPolicySubject, paths: ToolPolicySubject
 ) -> list[_Plan]:
+    """toolpolicy's public rows: each request with a new path (command) on every call, and
+    for the read, the write, the shell line under a rule and the mix the same call again."""
     check = "policy.check(tool, arguments)"
+    fresh = "a new path each call"
     return [
         _Plan(
             "public",
             "read",
             "toolpolicy",
-            "read: check(read_file, src/a.py) -> allow",
-            [subject.bind_check(READ)],
+            f"read: check(read_file, src/a<k>.py) -> allow, {fresh}",
+            [subject.bind_fresh_check(READ)],
             f"{check} on P03: argument preparation, knob fold, decision",
             "read",
         ),
         _Plan(
             "public",
+            "read-same",
+            "toolpolicy",
+            "read: check(read_file, src/a.py) -> allow, the same call again",
+            [subject.bind_check(READ)],
+            f"{check} on P03, the same arguments on every call",
+        ),
+        _Plan(
+            "public",
             "read-path-rules",
             "toolpolicy",
-            "read under a path rule: check(read_file, src/a.py) -> allow",
-            [paths.bind_check(READ)],
+            f"read under a path rule -> allow, {fresh}",
+            [paths.bind_fresh_check(READ)],
             f"{check} on P03 + one read rule (deny secrets/**)",
         ),
         _Plan(
             "public",
             "write",
             "toolpolicy",
-            "write: check(write_file, src/new.py) -> ask",
+            f"write: check(write_file, src/new<k>.py) -> ask, {fresh}",
+            [subject.bind_fresh_check(WRITE)],
+            f"{check}: the workspace boundary, then the rules",
+        ),
+        _Plan(
+            "public",
+            "write-same",
+            "toolpolicy",
+            "write: check(write_file, src/new.py) -> ask, the same call again",
             [subject.bind_check(WRITE)],
-            f"{check}: the workspace boundary on the path's text, then the rules",
+            f"{check}, the same arguments on every call",
         ),
         _Plan(
             "public",
             "write-escape",
             "toolpolicy",
-            "write through an escaping symlink: check(write_file, link/escape.txt)",
-            [subject.bind_check(ESCAPE)],
-            f"{check} for link/escape.txt (link -> outside the workspace)",
+            f"write through an escaping symlink: check(write_file, link/escape<k>.txt), {fresh}",
+            [subject.bind_fresh_check(ESCAPE)],
+            f"{check}; link -> a folder outside the workspace",
         ),
         _Plan(
             "public",
             "shell",
             "toolpolicy",
-            "shell: check(shell, compound line) -> ask",
-            [subject.bind_check(SHELL)],
-            f"{check} for `{SHELL.arguments['command']}` on P03 (no command rule)",
+            f"shell: check(shell, compound line) -> ask, {fresh}",
+            [subject.bind_fresh_check(SHELL)],
+            f"{check} for `{SHELL.arguments['command']}` (src<k>) on P03, no command rule",
         ),
         _Plan(
             "public",
             "shell-rules",
             "toolpolicy",
-            "shell under a command rule -> ask",
+            f"shell under a command rule -> ask, {fresh}",
+            [commands.bind_fresh_check(SHELL)],
+            f"{check} on P03 + a `rm -rf` deny rule: the line is split, each command matched",
+        ),
+        _Plan(
+            "public",
+            "shell-rules-same",
+            "toolpolicy",
+            "shell under a command rule -> ask, the same call again",
             [commands.bind_check(SHELL)],
-            f"{check} on P03 + a `rm -rf` deny rule: the line is split and each command matched",
+            f"{check}, the same line on every call",
         ),
         _Plan(
             "public",
             "mix",
             "toolpolicy",
-            MIX_NAME,
-            [subject.bind_check(case) for case in CASES],
+            f"{MIX_NAME}, {fresh}",
+            [subject.bind_fresh_check(case) for case in CASES],
             f"{check} on the eight requests in turn (the unknown tool raises CallRejected)",
             "mix",
+        ),
+        _Plan(
+            "public",
+            "mix-same",
+            "toolpolicy",
+            f"{MIX_NAME}, the same calls again",
+            [subject.bind_check(case) for case in CASES],
+            f"{check}, the same eight requests on every round",
         ),
     ]
 
@@ -686,7 +727,13 @@ def render(results: Mapping[str, Any]) -> str:
             "",
             *_format_processes(found.processes),
         ]
-    lines += ["", "**Targets of issue 14**, judged on the rows above:", "", *targets(results)]
+    lines += [
+        "",
+        "**Targets of issue 14**, judged on the public rows above (toolpolicy's with a new path "
+        "on every call, which no memo answers) and the processes:",
+        "",
+        *targets(results),
+    ]
     if found.shapes:
         lines += [
             "",

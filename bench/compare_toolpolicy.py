@@ -13,6 +13,7 @@ is ``ToolSnapshot.prepare``, which is where toolpolicy denies it.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -32,6 +33,7 @@ __all__ = [
     "COMMAND_POLICY",
     "PATH_POLICY",
     "ToolPolicySubject",
+    "fresh_arguments",
     "label",
     "write_command_policy",
     "write_path_policy",
@@ -72,6 +74,22 @@ def write_command_policy(folder: str) -> str:
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(COMMAND_POLICY)
     return path
+
+
+def fresh_arguments(case: Case, k: int) -> dict[str, object]:
+    """``case``'s arguments for its ``k``-th call: the same shape with a text no earlier call
+    had (``src/a.py`` -> ``src/a7.py``, ``ls src`` -> ``ls src7``), so that no memo of
+    earlier decisions can answer it."""
+    out = dict(case.arguments)
+    for name in ("path", "pattern", "url"):
+        value = out.get(name)
+        if isinstance(value, str):
+            head, dot, extension = value.rpartition(".")
+            out[name] = f"{head}{k}.{extension}" if dot else f"{value}{k}"
+    command = out.get("command")
+    if isinstance(command, str):
+        out["command"] = command.replace(" src", f" src{k}", 1)
+    return out
 
 
 def write_path_policy(folder: str) -> str:
@@ -127,6 +145,19 @@ class ToolPolicySubject:
     def bind_check(self, case: Case) -> Call:
         """The public ``policy.check(tool, arguments)`` for ``case``."""
         return self.bind_check_call(case.tool, dict(case.arguments))
+
+    def bind_fresh_check(self, case: Case) -> Call:
+        """The public ``policy.check`` for ``case``, with :func:`fresh_arguments` on every
+        call (a counter), so each call is decided anew."""
+        policy, tool, counter = self.policy, case.tool, itertools.count()
+
+        def check() -> object:
+            try:
+                return policy.check(tool, fresh_arguments(case, next(counter)))
+            except CallRejected:
+                return "deny"
+
+        return check
 
     def bind_check_call(self, tool: str, arguments: dict[str, object]) -> Call:
         """The public ``policy.check(tool, arguments)``: preparation, knob fold, decision;
