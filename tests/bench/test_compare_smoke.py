@@ -23,6 +23,7 @@ from compare_cases import CASES, Case, Workspace, workspace  # noqa: E402
 from compare_peers import PEER_NAMES, Peer, available_peers  # noqa: E402
 from compare_toolpolicy import (  # noqa: E402
     ToolPolicySubject,
+    fresh_arguments,
     write_command_policy,
     write_path_policy,
 )
@@ -137,3 +138,17 @@ def test_compare_refuses_an_unknown_engine_name() -> None:
     assert done.returncode == 2
     assert done.stderr == "unknown engines: opa\n"
     assert done.stdout == ""
+
+
+def test_a_new_path_each_call_keeps_the_request_shape_and_never_repeats() -> None:
+    made = {case.key: [fresh_arguments(case, k) for k in (1, 2)] for case in CASES}
+
+    assert made["read"] == [{"path": "src/a1.py"}, {"path": "src/a2.py"}]
+    assert made["glob"][0] == {"pattern": "src/**/*1.py"}
+    assert made["write-symlink"][1] == {"path": "link/escape2.txt", "content": "x"}
+    assert made["shell"][0] == {"command": "git status && ls src1 | wc -l"}
+    assert made["unknown-tool"][0] == {"url": "https://example1.com"}
+    for case in CASES:
+        first, second = made[case.key]
+        assert first.keys() == second.keys() == case.arguments.keys()
+        assert first != second and dict(case.arguments) not in (first, second)
