@@ -597,14 +597,15 @@ def targets(results: Mapping[str, Any]) -> list[str]:
     if peers:
         fastest = min(peers, key=lambda row: row.timing.median)
         ratio = fastest.timing.median / read
-        out.append(
-            (
-                "read >= 2x faster than the fastest peer's public call",
-                f"{fastest.engine} {_us(fastest.timing.median)} µs / toolpolicy "
-                f"{_us(read)} µs = {ratio:.2f}x",
-                ratio >= 2,
+        value = f"{fastest.engine} {_us(fastest.timing.median)} µs / toolpolicy {_us(read)} µs"
+        if "read-same" in tp:
+            again = fastest.timing.median / tp["read-same"]
+            value += (
+                f" = {ratio:.2f}x (the same call again: {_us(tp['read-same'])} µs, {again:.2f}x)"
             )
-        )
+        else:
+            value += f" = {ratio:.2f}x"
+        out.append(("read >= 2x faster than the fastest peer's public call", value, ratio >= 2))
     else:
         out.append(("read >= 2x faster than the fastest peer's public call", "no peer", None))
     for key, name, limit in (

@@ -71,6 +71,7 @@ def _results(*, read_us: float = 1.0, quick: bool = False) -> dict[str, Any]:
         },
         "rows": [
             _row("public", "toolpolicy", "read", read_us, "read"),
+            _row("public", "toolpolicy", "read-same", 0.5),
             _row("public", "toolpolicy", "read-path-rules", 3.5),
             _row("public", "toolpolicy", "write", 7.0),
             _row("public", "toolpolicy", "mix", 4.0, "mix"),
@@ -100,7 +101,8 @@ def _results(*, read_us: float = 1.0, quick: bool = False) -> dict[str, Any]:
 def test_every_target_of_issue_14_is_judged_on_the_public_rows() -> None:
     assert targets(_results()) == [
         "- read >= 2x faster than the fastest peer's public call: "
-        "peer 1.0 2.00 µs / toolpolicy 1.00 µs = 2.00x — met",
+        "peer 1.0 2.00 µs / toolpolicy 1.00 µs = 2.00x (the same call again: 0.50 µs, 4.00x) "
+        "— met",
         "- read under path rules <= 3x plain read: 3.50 µs = 3.50x — MISSED",
         "- write <= 8x plain read: 7.00 µs = 7.00x — met",
         "- gate + JSONL audit <= 12 µs: 12.0 µs — met",
@@ -120,7 +122,7 @@ def test_the_internal_row_never_decides_a_target() -> None:
     results = _results(read_us=1.01)
     results["rows"][-1]["timing"] = _timing(0.01)
 
-    assert targets(results)[0].endswith("= 1.98x — MISSED")
+    assert targets(results)[0].endswith("= 1.98x (the same call again: 0.50 µs, 4.00x) — MISSED")
 
 
 def test_what_was_not_measured_is_said_so_not_judged() -> None:
@@ -163,7 +165,7 @@ def test_the_report_names_the_run_and_keeps_internal_rows_apart() -> None:
     assert [row.split(" | ")[0:2] for row in rows[:3]] == [
         ["| toolpolicy", "read call"],
         ["| peer 1.0", "read call"],
-        ["| toolpolicy", "read-path-rules call"],
+        ["| toolpolicy", "read-same call"],
     ]
     assert "| peer 1.0 | read call | 2.00 | 2.00-4.00 | 2.0x | a \\| b |" in public
 
