@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from compare_cases import CASES, Workspace, workspace
+from compare_cases import CASES, Case, Workspace, workspace
 from compare_peers import PEER_NAMES, Peer, available_peers
 from compare_processes import ProcessRow, time_processes
 from compare_scale import (
@@ -148,16 +148,17 @@ class ScaleSubject:
 
 
 def scale_subjects(ws: Workspace, count: int, peers: Sequence[Peer]) -> list[ScaleSubject]:
-    """toolpolicy (public ``check``) and every peer that can express path rules, loaded
-    with the ``count``-rule scale policy."""
+    """toolpolicy (public ``check``, a new file name in the same folder on every call, so
+    its memo does not answer) and every peer that can express path rules, loaded with the
+    ``count``-rule scale policy."""
     subject = ToolPolicySubject(ws, write_policy(ws.scratch, count))
     matched = matched_path(count)
     found = [
         ScaleSubject(
             "toolpolicy",
             count,
-            subject.bind_check_call("read_file", {"path": UNMATCHED_PATH}),
-            subject.bind_check_call("read_file", {"path": matched}),
+            subject.bind_fresh_check(Case("unmatched", "read_file", {"path": UNMATCHED_PATH}, "")),
+            subject.bind_fresh_check(Case("matched", "read_file", {"path": matched}, "")),
             label,
         )
     ]
@@ -748,7 +749,7 @@ def render(results: Mapping[str, Any]) -> str:
         lines += [
             "",
             "**Scale against the peers** (`dir<i>/**` deny rules over 100 tools; toolpolicy's "
-            "public `check`; unmatched and matched read):",
+            "public `check` with a new file name each call; unmatched and matched read):",
             "",
             *_format_scale(found.scale),
         ]
