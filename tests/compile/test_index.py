@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from toolpolicy.compile.commands import compile_command_pattern, split_command_line
 from toolpolicy.compile.globs import compile_glob
-from toolpolicy.compile.index import RuleIndex, command_keys, path_key
+from toolpolicy.compile.index import RuleIndex, command_keys, outside_key, path_key
 from toolpolicy.compile.names import NamePattern
 from toolpolicy.compile.rules import CallFacts, CompiledRule
 from toolpolicy.core.decision import Decision
@@ -138,6 +138,37 @@ def test_a_deny_prefix_reads_through_options_but_an_allow_stays_a_prefix() -> No
 )
 def test_every_path_shape_has_a_table(pattern: str, key: tuple[str, str] | None) -> None:
     assert path_key(pattern) == key
+
+
+@pytest.mark.parametrize(
+    ("pattern", "key"),
+    [
+        ("//etc/shadow", "shadow"),
+        ("~/.ssh/**", ".ssh"),
+        ("//home/*/.aws/credentials", "credentials"),
+        ("//**/*.pem", None),
+        ("~/*", None),
+        ("secret", None),
+    ],
+)
+def test_absolute_and_home_patterns_are_keyed_by_their_last_literal_segment(
+    pattern: str, key: str | None
+) -> None:
+    assert outside_key(pattern) == key
+
+
+def test_at_scale_an_outside_file_sees_only_the_absolute_rules_naming_its_segments() -> None:
+    rules = tuple(
+        _rule(i, tools=["read_file"], paths=[f"//srv/abs{i}/**", f"~/.conf{i}"])
+        for i in range(5_000)
+    )
+    view = RuleIndex.build(rules, ["read_file"]).rules_for("read_file")
+    assert view.has_outside_paths
+    facts = CallFacts("read_file", Effect.READ, absolute=("/srv/abs42/x",), home="/h")
+    assert [r.name for r in view.candidates(facts)] == ["r42"]
+    home = CallFacts("read_file", Effect.READ, absolute=("/h/.conf7",), home="/h")
+    assert [r.name for r in view.candidates(home)] == ["r7"]
+    assert [r.name for r in rules if r.matches(home)] == ["r7"]
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,9 @@ bucket they can match). Inside a bucket, every rule shape has a table:
 * a command pattern by its program's basename and its first plain word after the program
   (``git push``: ``git`` then ``push``), looked up with every program the line names and
   every word of the line; a pattern with no plain word after its program by the program;
-* everything else (absolute and home patterns, ``*`` programs) unkeyed: always a candidate.
+* an absolute or home pattern with a literal segment (``//etc/shadow``, ``~/.ssh/**``): by
+  its last literal segment, looked up with every segment of the file's absolute spellings;
+* everything else (patterns of globs alone, ``*`` programs) unkeyed: always a candidate.
 
 A table only narrows: the compiled matchers decide. Tables are plain dicts behind read-only
 ``Mapping`` types, so that a compiled policy pickles (a ``mappingproxy`` does not). Every
@@ -29,7 +31,7 @@ from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from .command_patterns import CommandPattern, program_key
 from .rules import CallFacts, CompiledRule
 
-__all__ = ["RuleIndex", "RuleView", "ToolBucket", "command_keys", "path_key"]
+__all__ = ["RuleIndex", "RuleView", "ToolBucket", "command_keys", "outside_key", "path_key"]
 
 _GLOB_CHARS = frozenset("*?[\\")
 _MAX_PAIR_LOOKUPS = 4096
@@ -46,6 +48,16 @@ if TYPE_CHECKING:
 FIRST = "first"
 SEGMENT = "segment"
 EXTENSION = "extension"
+OUTSIDE = "outside"
+
+
+def _any_path_key(pattern: str) -> tuple[str, str] | None:
+    """The table and key of any path pattern: ``path_key``'s, else ``(OUTSIDE, key)``."""
+    found = path_key(pattern)
+    if found is not None:
+        return found
+    outside = outside_key(pattern)
+    return (OUTSIDE, outside) if outside is not None else None
 
 
 def path_key(pattern: str) -> tuple[str, str] | None:
@@ -65,6 +77,17 @@ def path_key(pattern: str) -> tuple[str, str] | None:
         if extension:
             return EXTENSION, extension
     return None
+
+
+def outside_key(pattern: str) -> str | None:
+    """The last literal segment of an absolute (``//``) or home (``~/``) pattern, else ``None``.
+
+    Each literal segment of a pattern matches one whole segment of the path, so a file's
+    absolute spelling holds that segment whenever the pattern matches it."""
+    if not pattern.startswith(("//", "~/")):
+        return None
+    literal = [s for s in pattern[2:].split("/") if s and not _GLOB_CHARS.intersection(s)]
+    return literal[-1] if literal else None
 
 
 def _star_extension(segment: str) -> str | None:
@@ -100,8 +123,8 @@ class ToolBucket(NamedTuple):
     """The rules of one tool, ready to be looked up by the call's path and command.
 
     ``plain`` rules name neither paths nor commands and apply to every call of the tool.
-    Path rules sit in ``by_first``, ``by_segment`` or ``by_extension`` (see the module
-    docstring), command rules in ``by_word`` (keys: a program, or a (program, word) pair
+    Path rules sit in ``by_first``, ``by_segment``, ``by_extension`` or ``by_outside`` (see
+    the module docstring), command rules in ``by_word`` (keys: a program, or a (program, word) pair
     whose programs are ``pair_programs``); the rest in the ``*_unkeyed`` lists.
     """
 
@@ -109,6 +132,7 @@ class ToolBucket(NamedTuple):
     by_first: Mapping[str, tuple[CompiledRule, ...]]
     by_segment: Mapping[str, tuple[CompiledRule, ...]]
     by_extension: Mapping[str, tuple[CompiledRule, ...]]
+    by_outside: Mapping[str, tuple[CompiledRule, ...]]
     path_unkeyed: tuple[CompiledRule, ...]
     by_word: Mapping[object, tuple[CompiledRule, ...]]
     pair_programs: frozenset[str]
@@ -121,13 +145,18 @@ class ToolBucket(NamedTuple):
         """Bucket ``rules`` (kept in declaration order everywhere)."""
         ordered = sorted(rules, key=lambda r: r.order)
         plain: list[CompiledRule] = []
-        tables: dict[str, dict[str, list[CompiledRule]]] = {FIRST: {}, SEGMENT: {}, EXTENSION: {}}
+        tables: dict[str, dict[str, list[CompiledRule]]] = {
+            FIRST: {},
+            SEGMENT: {},
+            EXTENSION: {},
+            OUTSIDE: {},
+        }
         path_unkeyed: list[CompiledRule] = []
         by_word: dict[object, list[CompiledRule]] = {}
         command_unkeyed: list[CompiledRule] = []
         for rule in ordered:
             if rule.paths is not None:
-                keys = {path_key(p.text) for p in rule.paths}
+                keys = {_any_path_key(p.text) for p in rule.paths}
                 if None in keys:
                     path_unkeyed.append(rule)
                     continue
@@ -147,17 +176,25 @@ class ToolBucket(NamedTuple):
             by_first=_frozen(tables[FIRST]),
             by_segment=_frozen(tables[SEGMENT]),
             by_extension=_frozen(tables[EXTENSION]),
+            by_outside=_frozen(tables[OUTSIDE]),
             path_unkeyed=tuple(path_unkeyed),
             by_word=_frozen(by_word),
             pair_programs=frozenset(k[0] for k in by_word if isinstance(k, tuple)),
             command_unkeyed=tuple(command_unkeyed),
-            has_outside_paths=any(p.outside for r in path_unkeyed for p in r.paths or ()),
+            has_outside_paths=bool(tables[OUTSIDE])
+            or any(p.outside for r in path_unkeyed for p in r.paths or ()),
         )
 
     @property
     def has_path_rules(self) -> bool:
         """True when some rule of this tool looks at paths."""
-        return bool(self.by_first or self.by_segment or self.by_extension or self.path_unkeyed)
+        return bool(
+            self.by_first
+            or self.by_segment
+            or self.by_extension
+            or self.by_outside
+            or self.path_unkeyed
+        )
 
     @property
     def has_command_rules(self) -> bool:
@@ -173,8 +210,13 @@ class ToolBucket(NamedTuple):
         """The rules that can match ``facts``, in declaration order."""
         groups: list[tuple[CompiledRule, ...]] = [self.plain]
         path = facts.path
-        if facts.absolute and self.path_unkeyed:
-            groups.append(self.path_unkeyed)
+        if facts.absolute:
+            if self.path_unkeyed:
+                groups.append(self.path_unkeyed)
+            by_outside = self.by_outside
+            if by_outside:
+                for spelling in facts.absolute:
+                    groups.extend(by_outside[s] for s in spelling.split("/") if s in by_outside)
         if path is not None and self.has_path_rules:
             self._path_groups(path, groups)
             groups.append(self.path_unkeyed)
