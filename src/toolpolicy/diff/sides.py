@@ -46,10 +46,14 @@ class Side:
 
         ``sources`` are this side's already validated documents (``load_sources``, through
         the compiled-policy cache), so two sides naming the same policy file read and
-        validate it once.
+        validate it once. The diff keeps ``workspace`` still while it decides, so the
+        engine decides each file a shell line names once (thousands of witness lines name
+        the same few files).
         """
         found = sources if sources is not None else load_sources(self.profile)
-        return assemble(found, preset=self.preset, workspace=workspace, resolve_links=True)
+        policy = assemble(found, preset=self.preset, workspace=workspace, resolve_links=True)
+        policy.engine.remember_file_accesses()
+        return policy
 
 
 def load_sides(left: Side, right: Side, workspace: str) -> tuple[ToolPolicy, ToolPolicy]:

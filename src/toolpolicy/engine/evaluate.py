@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..compile.commands import CommandLine
     from ..compile.plain_subset import PlainLine
     from ..core.protocols import PathBoundary
+    from .shell_files import FileAccess
 
     _K = TypeVar("_K")
 
@@ -108,6 +109,10 @@ class Candidate(NamedTuple):
     rule: str | None = None
 
 
+_AccessCandidates = tuple[tuple[Candidate, str | None], ...]
+"""A shell file access's candidates, each with its rule's label."""
+
+
 class Evaluation(NamedTuple):
     """Everything about one decision before any human answers.
 
@@ -150,6 +155,7 @@ class DecisionEngine:
     """A compiled policy bound to a workspace boundary."""
 
     __slots__ = (
+        "_accesses",
         "_boundary",
         "_by_text",
         "_enforces",
@@ -178,6 +184,9 @@ class DecisionEngine:
         # Under a lexical boundary, evaluations by everything of a call that a participant
         # reads (tool, effect, path, command, escalation) and the knobs, when ``text_only``.
         self._by_text: dict[tuple[object, ...], Evaluation] = {}
+        # After ``remember_file_accesses``: each shell file access's candidates, by the
+        # access and whether the line's words leave the workspace there.
+        self._accesses: dict[tuple[FileAccess, bool], _AccessCandidates] | None = None
 
     @property
     def policy(self) -> CompiledPolicy:
@@ -198,6 +207,14 @@ class DecisionEngine:
     def enforces_policy(self) -> bool:
         """True when the boundary and rule participants are installed."""
         return self._enforces
+
+    def remember_file_accesses(self) -> None:
+        """Decide each file a shell line names once from now on, for a caller that keeps the
+        workspace and the home folder still while it decides many lines naming the same
+        files (the diff, in its own workspace). Every other caller decides them afresh: the
+        disk may change between two calls."""
+        if self._accesses is None:
+            self._accesses = {}
 
     def evaluate(
         self,
@@ -445,37 +462,53 @@ class DecisionEngine:
         """A plain line's redirections and path arguments, decided as the file accesses
         they are: the boundary (writes), reads outside the workspace (ask), and the deny
         and ask path rules of ``write_file``/``read_file``. Each with its rule's label."""
-        from .shell_files import file_accesses, file_request  # shell calls only
+        from .shell_files import file_accesses  # shell calls only
 
         found: list[tuple[Candidate, str | None]] = []
         if not (plain.redirects or plain.arguments):
             return found
-        index = self._policy.rule_index
-        reads = index.rules_for("read_file")
+        reads = self._policy.rule_index.rules_for("read_file")
         leaving = plain.leaving
+        memo = self._accesses
         workspace = shell.context.workspace
         for access in file_accesses(plain, arguments=reads.has_path_rules, workspace=workspace):
-            if access.unchecked:
-                found.append((Candidate(BOUNDARY, WIDE_GLOB), None))
+            left = access.path in leaving
+            if memo is None:
+                found.extend(self._access_candidates(access, left, shell))
                 continue
-            file = file_request(access, shell.context)
-            resolved: str | None = None
-            if access.effect is Effect.WRITE:
-                denied, resolved = boundary_candidate(file, self._boundary, self._protected)
-                if denied is not None:
-                    found.append((Candidate(BOUNDARY, denied), None))
-                    continue
-                view = index.rules_for("write_file")
-            else:
-                if access.path in leaving and self._outside(file.path or ""):
-                    found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
-                view = reads
-            if not view.has_path_rules:
-                continue
+            known = memo.get((access, left))
+            if known is None:
+                known = memo[(access, left)] = self._access_candidates(access, left, shell)
+            found.extend(known)
+        return found
+
+    def _access_candidates(
+        self, access: FileAccess, leaves: bool, shell: PermissionRequest
+    ) -> _AccessCandidates:
+        """One file access of a plain line (``leaves``: its argument is one of the words
+        that leave the workspace), decided; each candidate with its rule's label."""
+        from .shell_files import file_request  # shell calls only
+
+        if access.unchecked:
+            return ((Candidate(BOUNDARY, WIDE_GLOB), None),)
+        index = self._policy.rule_index
+        file = file_request(access, shell.context)
+        found: list[tuple[Candidate, str | None]] = []
+        resolved: str | None = None
+        if access.effect is Effect.WRITE:
+            denied, resolved = boundary_candidate(file, self._boundary, self._protected)
+            if denied is not None:
+                return ((Candidate(BOUNDARY, denied), None),)
+            view = index.rules_for("write_file")
+        else:
+            if leaves and self._outside(file.path or ""):
+                found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
+            view = index.rules_for("read_file")
+        if view.has_path_rules:
             for rule, decision in self._rule_hits(file, view, resolved)[0]:
                 if rule.paths is not None and decision.behavior >= Behavior.ASK:
                     found.append((Candidate(RULES, decision, rule.name), rule.label))
-        return found
+        return tuple(found)
 
     def _outside(self, path: str) -> bool:
         try:
