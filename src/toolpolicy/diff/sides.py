@@ -47,12 +47,13 @@ class Side:
         ``sources`` are this side's already validated documents (``load_sources``, through
         the compiled-policy cache), so two sides naming the same policy file read and
         validate it once. The diff keeps ``workspace`` still while it decides, so the
-        engine decides each file a shell line names once (thousands of witness lines name
-        the same few files).
+        engine decides the rules' say on each command once (a line is decided plain and
+        with each escalation) and each file a shell line names once (thousands of witness
+        lines name the same few files).
         """
         found = sources if sources is not None else load_sources(self.profile)
         policy = assemble(found, preset=self.preset, workspace=workspace, resolve_links=True)
-        policy.engine.remember_file_accesses()
+        policy.engine.remember_arguments()
         return policy
 
 

@@ -113,6 +113,16 @@ _AccessCandidates = tuple[tuple[Candidate, str | None], ...]
 """A shell file access's candidates, each with its rule's label."""
 
 
+class _RulesSaid(NamedTuple):
+    """The rules' and the named files' candidates for a call, the labels of the rules that
+    matched, the paths they were matched on and the shell line as they read it."""
+
+    candidates: tuple[Candidate, ...]
+    matched: tuple[str, ...]
+    paths: tuple[str, ...]
+    command: CommandLine | None
+
+
 class Evaluation(NamedTuple):
     """Everything about one decision before any human answers.
 
@@ -162,6 +172,7 @@ class DecisionEngine:
         "_lexical",
         "_policy",
         "_protected",
+        "_said",
         "_static",
     )
 
@@ -187,6 +198,7 @@ class DecisionEngine:
         # After ``remember_file_accesses``: each shell file access's candidates, by the
         # access and whether the line's words leave the workspace there.
         self._accesses: dict[tuple[FileAccess, bool], _AccessCandidates] | None = None
+        self._said: dict[tuple[object, ...], _RulesSaid] | None = None
 
     @property
     def policy(self) -> CompiledPolicy:
@@ -208,13 +220,16 @@ class DecisionEngine:
         """True when the boundary and rule participants are installed."""
         return self._enforces
 
-    def remember_file_accesses(self) -> None:
-        """Decide each file a shell line names once from now on, for a caller that keeps the
-        workspace and the home folder still while it decides many lines naming the same
-        files (the diff, in its own workspace). Every other caller decides them afresh: the
+    def remember_arguments(self) -> None:
+        """From now on, decide what the rules say about a call's arguments once per tool,
+        path and command, and each file a shell line names once: for a caller that keeps
+        the workspace and the home folder still while it decides many calls with the same
+        arguments or naming the same files (the diff, in its own workspace, deciding each
+        line plain and with each escalation). Every other caller decides them afresh: the
         disk may change between two calls."""
         if self._accesses is None:
             self._accesses = {}
+            self._said = {}
 
     def evaluate(
         self,
@@ -326,24 +341,15 @@ class DecisionEngine:
         paths: tuple[str, ...] = ()
         command: CommandLine | None = None
         if view is not None:
-            hits, paths = self._rule_hits(request, view, target)
-            if not hits:
-                candidates.append(Candidate(RULES, None))
-            for rule, decision in hits:
-                candidates.append(Candidate(RULES, decision, rule.name))
-                matched.append(rule.label)
-                if decision.behavior > strongest.behavior:
-                    strongest = decision
-            command = self._command(request, view)
-            if command is not None and command.plain is not None:
-                for candidate, label in self._file_candidates(command.plain, request):
-                    candidates.append(candidate)
-                    if label is not None:
-                        matched.append(label)
-                    if candidate.decision is not None and (
-                        candidate.decision.behavior > strongest.behavior
-                    ):
-                        strongest = candidate.decision
+            said = self._rules_said(request, view, target)
+            candidates.extend(said.candidates)
+            matched.extend(said.matched)
+            paths, command = said.paths, said.command
+            for candidate in said.candidates:
+                if candidate.decision is not None and (
+                    candidate.decision.behavior > strongest.behavior
+                ):
+                    strongest = candidate.decision
         for recommendation in recommendations:
             candidates.append(Candidate(RECOMMENDATIONS, recommendation))
             if recommendation.behavior > strongest.behavior:
@@ -370,18 +376,64 @@ class DecisionEngine:
             command,
         )
 
+    def _rules_said(
+        self, request: PermissionRequest, view: RuleView, target: str | None
+    ) -> _RulesSaid:
+        """What the rules say about ``request`` (``target``: where the boundary resolved
+        its path), and the files its plain shell line names; remembered by the call's
+        arguments after ``remember_arguments``."""
+        key: tuple[object, ...] | None = None
+        if self._said is not None:
+            key = (
+                request.definition.name,
+                request.path,
+                target,
+                request.arguments.get("command"),
+                request.context.workspace,
+            )
+            known = self._said.get(key)
+            if known is not None:
+                return known
+        candidates: list[Candidate] = []
+        matched: list[str] = []
+        command = self._command(request, view)
+        hits, paths = self._rule_hits(request, view, target, command)
+        if not hits:
+            candidates.append(Candidate(RULES, None))
+        for rule, decision in hits:
+            candidates.append(Candidate(RULES, decision, rule.name))
+            matched.append(rule.label)
+        if command is not None and command.plain is not None:
+            for candidate, label in self._file_candidates(command.plain, request):
+                candidates.append(candidate)
+                if label is not None:
+                    matched.append(label)
+        said = _RulesSaid(tuple(candidates), tuple(matched), paths, command)
+        if self._said is not None and key is not None:
+            self._said[key] = said
+        return said
+
     def _rule_hits(
-        self, request: PermissionRequest, bucket: RuleView, resolved: str | None
+        self,
+        request: PermissionRequest,
+        bucket: RuleView,
+        resolved: str | None,
+        command: CommandLine | None,
     ) -> tuple[list[tuple[CompiledRule, Decision]], tuple[str, ...]]:
-        """The matching rules, and the paths they were matched on."""
+        """The matching rules, and the paths they were matched on; ``command`` is the
+        shell line as ``_command`` read it for ``bucket`` (``None`` for a file access)."""
         if bucket.empty:
             return [], ()
-        facts = self._facts(request, bucket, resolved)
+        facts = self._facts(request, bucket, resolved, command)
         paths = tuple(dict.fromkeys(p for p in (facts.path, facts.target) if p is not None))
         return rule_candidates(bucket.candidates(facts), facts), paths
 
     def _facts(
-        self, request: PermissionRequest, bucket: RuleView, resolved: str | None
+        self,
+        request: PermissionRequest,
+        bucket: RuleView,
+        resolved: str | None,
+        command: CommandLine | None,
     ) -> CallFacts:
         """Only what the bucket's rules can look at: paths and commands cost, names do not.
 
@@ -398,7 +450,7 @@ class DecisionEngine:
             effect=request.definition.effect,
             path=path,
             target=target,
-            command=self._command(request, bucket),
+            command=command,
             absolute=absolute,
             home=os.path.expanduser("~") if absolute else "",
         )
@@ -505,7 +557,7 @@ class DecisionEngine:
                 found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
             view = index.rules_for("read_file")
         if view.has_path_rules:
-            for rule, decision in self._rule_hits(file, view, resolved)[0]:
+            for rule, decision in self._rule_hits(file, view, resolved, None)[0]:
                 if rule.paths is not None and decision.behavior >= Behavior.ASK:
                     found.append((Candidate(RULES, decision, rule.name), rule.label))
         return tuple(found)
