@@ -16,6 +16,7 @@ import os
 import sys
 
 from ..core.lean_typing import NamedTuple
+from ..core.plain_flags import plain_flags
 from ..core.vocabulary import ApprovalPolicy, SandboxMode
 
 __all__ = ["CheckArgs", "plain_check_args", "run_plain_check"]
@@ -45,28 +46,17 @@ def plain_check_args(argv: list[str]) -> CheckArgs | None:
     """``argv`` (after ``check``) when it is a plain spelling, else ``None``."""
     if any(name in os.environ for name in _ENVIRONMENT):
         return None
-    positionals: list[str] = []
+    read = plain_flags(argv, (*_SINGLE, "--policy", "--format"))
+    if read is None:
+        return None
+    positionals = read.positionals
     single: dict[str, str] = {}
     policies: list[str] = []
-    rest = list(argv)
-    while rest:
-        word = rest.pop(0)
-        if not word.startswith("-"):
-            positionals.append(word)
-            continue
-        flag, equals, value = word.partition("=")
-        if flag not in (*_SINGLE, "--policy", "--format"):
-            return None
-        if not equals:
-            if not rest:
-                return None
-            value = rest.pop(0)
-        if not value or value.startswith("-"):
+    for flag, value in read.values:
+        if not value or flag in single:
             return None
         if flag == "--policy":
             policies.append(value)
-        elif flag in single:
-            return None
         else:
             single[flag] = value
     if not 1 <= len(positionals) <= 2:

@@ -195,8 +195,9 @@ class DecisionEngine:
         # Under a lexical boundary, evaluations by everything of a call that a participant
         # reads (tool, effect, path, command, escalation) and the knobs, when ``text_only``.
         self._by_text: dict[tuple[object, ...], Evaluation] = {}
-        # After ``remember_file_accesses``: each shell file access's candidates, by the
-        # access and whether the line's words leave the workspace there.
+        # After ``remember_arguments``: each shell file access's candidates, by the access
+        # and whether the line's words leave the workspace there; and what the rules said
+        # about a call, by its tool, path, boundary target, command and workspace.
         self._accesses: dict[tuple[FileAccess, bool], _AccessCandidates] | None = None
         self._said: dict[tuple[object, ...], _RulesSaid] | None = None
 

@@ -15,6 +15,7 @@ import os
 from collections.abc import Collection, Sequence
 
 from ..core.lean_typing import NamedTuple
+from ..core.plain_flags import plain_flags
 from ..core.vocabulary import ApprovalPolicy, SandboxMode
 
 __all__ = ["HookArgs", "plain_hook_args"]
@@ -56,24 +57,12 @@ def plain_hook_args(argv: Sequence[str], agents: Collection[str]) -> HookArgs | 
     """``argv`` read when it is written the plain way, else None (argparse reads it)."""
     if not argv or argv[0] not in agents:
         return None
+    read = plain_flags(argv[1:], (*_VALUES, "--policy"), _SWITCHES)
+    if read is None or read.positionals:
+        return None
     texts: dict[str, str] = {}
-    switches: set[str] = set()
     policies: list[str] = []
-    words = iter(argv[1:])
-    for word in words:
-        flag, equals, value = word.partition("=")
-        if flag in _SWITCHES and not equals:
-            switches.add(_SWITCHES[flag])
-            continue
-        if flag != "--policy" and flag not in _VALUES:
-            return None
-        if not equals:
-            following = next(words, None)
-            if following is None:
-                return None
-            value = following
-        if value.startswith("-"):
-            return None
+    for flag, value in read.values:
         if flag == "--policy":
             policies.append(value)
             continue
@@ -81,6 +70,7 @@ def plain_hook_args(argv: Sequence[str], agents: Collection[str]) -> HookArgs | 
         if name in _CHOICES and value not in _CHOICES[name]:
             return None
         texts[name] = value
+    switches = {_SWITCHES[flag] for flag in read.switches}
     return HookArgs(
         agent=argv[0],
         profile=texts.get("profile", os.environ.get("TOOLPOLICY_PROFILE", "P03")),
