@@ -23,6 +23,34 @@ def golden(name: str, project: Path, home: Path) -> dict[str, Any]:
     return document
 
 
+HEAVY = ("yaml", "pydantic", "jsonschema", "click")
+"""Packages a warm hook call must not import."""
+
+
+def modules_after_hook(
+    agent: str, event: str, audit: Path, *flags: str, env: Mapping[str, str], cwd: Path
+) -> tuple[int, frozenset[str]]:
+    """Run ``toolpolicy hook AGENT`` on ``event`` in a fresh interpreter: its exit code and
+    every module it had loaded when it answered."""
+    code = (
+        "import sys, io, json;"
+        "from toolpolicy.cli.main import main;"
+        f"sys.stdin = io.TextIOWrapper(io.BytesIO({event!r}.encode()));"
+        f"rc = main(['hook', {agent!r}, '--audit', {str(audit)!r}, *{flags!r}]);"
+        "print(json.dumps({'rc': rc, 'modules': sorted(sys.modules)}), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(env),
+        cwd=cwd,
+    )
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report["rc"], frozenset(report["modules"])
+
+
 class Hook:
     """A project, a home folder, an audit file and the hook command."""
 

@@ -20,7 +20,7 @@ import pytest
 from toolpolicy.hooks.adapter import Kind
 from toolpolicy.hooks.adapters import ADAPTERS
 
-from .conftest import AgentHook
+from .conftest import HEAVY, AgentHook, modules_after_hook
 
 NO_PUSH = (
     "{name: no-push, behavior: deny, reason: No pushes from agents, match: {commands: [git push]}}"
@@ -449,26 +449,10 @@ def test_hook_help_says_what_the_adapter_cannot_enforce(agent: str) -> None:
 def test_the_warm_path_imports_no_heavy_dependency(agent_hook: AgentHook, agent: str) -> None:
     event = json.dumps(push_event(agent_hook, agent))
     agent_hook.run(agent, event)  # warm the cache
-    code = (
-        "import sys, io, json;"
-        "from toolpolicy.cli.main import main;"
-        f"sys.stdin = io.TextIOWrapper(io.BytesIO({event!r}.encode()));"
-        f"rc = main(['hook', {agent!r}, '--audit', {str(agent_hook.audit)!r}]);"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('yaml', 'pydantic', 'jsonschema', 'click'));"
-        "print(json.dumps({'rc': rc, 'heavy': heavy}), file=sys.stderr)"
-    )
     env = {**os.environ, "TOOLPOLICY_CACHE_DIR": str(agent_hook.cache)}
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        cwd=agent_hook.ws,
-    )
-    report = json.loads(done.stderr.strip().splitlines()[-1])
-    assert report == {"rc": 0, "heavy": []}
+    rc, modules = modules_after_hook(agent, event, agent_hook.audit, env=env, cwd=agent_hook.ws)
+    assert rc == 0
+    assert sorted(m for m in modules if m.split(".")[0] in HEAVY) == []
 
 
 @pytest.mark.parametrize("agent", sorted(ADAPTERS))

@@ -17,7 +17,7 @@ import pytest
 
 from toolpolicy.engine.audit_verify import verify_chain
 
-from .conftest import Hook, golden
+from .conftest import HEAVY, Hook, golden, modules_after_hook
 
 DENY_OUTSIDE = ("deny", "Writing outside the workspace is forbidden")
 WRITE_ASKS = ("ask", "File writes require explicit approval from chapter 3 onward")
@@ -527,25 +527,9 @@ def test_the_warm_path_imports_no_heavy_dependency(hook: Hook, name: str) -> Non
         "TOOLPOLICY_CACHE_DIR": str(hook.cache),
         "CLAUDE_PROJECT_DIR": str(hook.ws),
     }
-    code = (
-        "import sys, io, json;"
-        "from toolpolicy.cli.main import main;"
-        f"sys.stdin = io.TextIOWrapper(io.BytesIO({event!r}.encode()));"
-        f"rc = main(['hook', 'claude-code', '--audit', {str(hook.audit)!r}]);"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('yaml', 'pydantic', 'jsonschema', 'click'));"
-        "print(json.dumps({'rc': rc, 'heavy': heavy}), file=sys.stderr)"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        cwd=hook.ws,
-    )
-    report = json.loads(done.stderr.strip().splitlines()[-1])
-    assert report == {"rc": 0, "heavy": []}
+    rc, modules = modules_after_hook("claude-code", event, hook.audit, env=env, cwd=hook.ws)
+    assert rc == 0
+    assert sorted(m for m in modules if m.split(".")[0] in HEAVY) == []
 
 
 @pytest.mark.parametrize("profile", ["P01", "P02", "P03"])

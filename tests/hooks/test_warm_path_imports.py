@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from toolpolicy.hooks.adapters import ADAPTERS
 
-from .conftest import Hook, golden
+from .conftest import Hook, golden, modules_after_hook
 
 SHELL_PARSING = (
     "shlex",
@@ -52,25 +50,9 @@ def _loaded_after(hook: Hook, event: str, *flags: str) -> dict[str, object]:
     env["TOOLPOLICY_CACHE_DIR"] = str(hook.cache)
     env["CLAUDE_PROJECT_DIR"] = str(hook.ws)
     env["HOME"] = str(hook.home)
-    code = (
-        "import sys, io, json;"
-        "from toolpolicy.cli.main import main;"
-        f"sys.stdin = io.TextIOWrapper(io.BytesIO({event!r}.encode()));"
-        f"rc = main(['hook', 'claude-code', '--audit', {str(hook.audit)!r}, *{flags!r}]);"
-        f"names = {OFF_THE_WARM_PATH!r} + ('toolpolicy.engine.cache',);"
-        "print(json.dumps({'rc': rc, 'loaded': [m for m in names if m in sys.modules]}),"
-        " file=sys.stderr)"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        cwd=hook.ws,
-    )
-    report: dict[str, object] = json.loads(done.stderr.strip().splitlines()[-1])
-    return report
+    rc, modules = modules_after_hook("claude-code", event, hook.audit, *flags, env=env, cwd=hook.ws)
+    names = (*OFF_THE_WARM_PATH, "toolpolicy.engine.cache")
+    return {"rc": rc, "loaded": [m for m in names if m in modules]}
 
 
 # A policy with a command rule: its compiled pattern is read from the cache on every call.
