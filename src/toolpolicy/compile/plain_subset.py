@@ -30,6 +30,7 @@ __all__ = [
     "PlainCommand",
     "PlainLine",
     "Redirect",
+    "leaves_workspace",
     "recognise_plain",
 ]
 
@@ -183,7 +184,7 @@ class _Recogniser:
         if not self.commands:
             raise _Refused("no command", 0)
         arguments = tuple(dict.fromkeys(_paths(self.commands)))
-        leaving = tuple(path for path in arguments if _leaves(path))
+        leaving = tuple(path for path in arguments if leaves_workspace(path))
         return PlainLine(tuple(self.commands), tuple(self.redirects), arguments, leaving)
 
     def skip_blanks(self) -> None:
@@ -358,7 +359,8 @@ def _paths(commands: list[PlainCommand]) -> Iterator[str]:
                 yield word
 
 
-def _leaves(path: str) -> bool:
+def leaves_workspace(path: str) -> bool:
+    """Whether ``path``, as written, leaves the workspace: absolute, ``~`` or a ``..`` segment."""
     return path.startswith(("/", "~")) or ".." in path.split("/")
 
 

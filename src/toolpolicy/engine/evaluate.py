@@ -198,7 +198,7 @@ class DecisionEngine:
         # After ``remember_arguments``: each shell file access's candidates, by the access
         # and whether the line's words leave the workspace there; and what the rules said
         # about a call, by its tool, path, boundary target, command and workspace.
-        self._accesses: dict[tuple[FileAccess, bool], _AccessCandidates] | None = None
+        self._accesses: dict[FileAccess, _AccessCandidates] | None = None
         self._said: dict[tuple[object, ...], _RulesSaid] | None = None
 
     @property
@@ -521,25 +521,20 @@ class DecisionEngine:
         if not (plain.redirects or plain.arguments):
             return found
         reads = self._policy.rule_index.rules_for("read_file")
-        leaving = plain.leaving
         memo = self._accesses
         workspace = shell.context.workspace
         for access in file_accesses(plain, arguments=reads.has_path_rules, workspace=workspace):
-            left = access.path in leaving
             if memo is None:
-                found.extend(self._access_candidates(access, left, shell))
+                found.extend(self._access_candidates(access, shell))
                 continue
-            known = memo.get((access, left))
+            known = memo.get(access)
             if known is None:
-                known = memo[(access, left)] = self._access_candidates(access, left, shell)
+                known = memo[access] = self._access_candidates(access, shell)
             found.extend(known)
         return found
 
-    def _access_candidates(
-        self, access: FileAccess, leaves: bool, shell: PermissionRequest
-    ) -> _AccessCandidates:
-        """One file access of a plain line (``leaves``: its argument is one of the words
-        that leave the workspace), decided; each candidate with its rule's label."""
+    def _access_candidates(self, access: FileAccess, shell: PermissionRequest) -> _AccessCandidates:
+        """One file access of a plain line, decided; each candidate with its rule's label."""
         from .shell_files import file_request  # shell calls only
 
         if access.unchecked:
@@ -554,7 +549,7 @@ class DecisionEngine:
                 return ((Candidate(BOUNDARY, denied), None),)
             view = index.rules_for("write_file")
         else:
-            if leaves and self._outside(file.path or ""):
+            if access.reads_outside and self._outside(file.path or ""):
                 found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
             view = index.rules_for("read_file")
         if view.has_path_rules:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from types import MappingProxyType
 
 from ..compile.index import RuleIndex
-from ..compile.plain_subset import PlainLine
+from ..compile.plain_subset import PlainLine, leaves_workspace
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
 from ..tools.definitions import builtin_definitions
@@ -55,6 +55,12 @@ class FileAccess(NamedTuple):
         if self.redirect:
             return f"redirection '{'<' if self.effect is Effect.READ else '>'} {self.path}'"
         return f"argument '{self.path}'"
+
+    @property
+    def reads_outside(self) -> bool:
+        """Whether this reads a file that leaves the workspace as written (absolute, ``~``,
+        a ``..`` segment): asked about alike as an argument and as a ``<`` redirection."""
+        return self.effect is Effect.READ and leaves_workspace(self.path)
 
 
 def files_ruled(index: RuleIndex) -> bool:
