@@ -353,10 +353,22 @@ class _Recogniser:
 def _paths(commands: list[PlainCommand]) -> Iterator[str]:
     for command in commands:
         for word in command.words[1:]:
-            if word.startswith("-"):
+            if word.startswith("--"):
                 word = word.partition("=")[2]
+            elif word.startswith("-"):
+                yield from _attached_values(word)
+                continue
             if word:
                 yield word
+
+
+def _attached_values(word: str) -> Iterator[str]:
+    """What a short option word may carry as a value: every tail after its first letter
+    (``-f/etc/shadow``, ``-xvf/tmp/a.tar``, ``-o=out``), since which letters are options and
+    where the value starts is the program's to say."""
+    for start in range(2, len(word)):
+        tail = word[start:]
+        yield tail[1:] if tail.startswith("=") and len(tail) > 1 else tail
 
 
 def leaves_workspace(path: str) -> bool:
