@@ -31,7 +31,15 @@ from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from .command_patterns import CommandPattern, program_key
 from .rules import CallFacts, CompiledRule
 
-__all__ = ["RuleIndex", "RuleView", "ToolBucket", "command_keys", "outside_key", "path_key"]
+__all__ = [
+    "PathKeys",
+    "RuleIndex",
+    "RuleView",
+    "ToolBucket",
+    "command_keys",
+    "outside_key",
+    "path_key",
+]
 
 _GLOB_CHARS = frozenset("*?[\\")
 _MAX_PAIR_LOOKUPS = 4096
@@ -117,6 +125,15 @@ def command_keys(pattern: CommandPattern) -> str | tuple[str, str] | None:
 
 def _segment_extensions(segments: list[str]) -> list[str]:
     return [s.rsplit(".", 1)[1] for s in segments if "." in s]
+
+
+class PathKeys(NamedTuple):
+    """Every key under which a tool's path rules are filed: a workspace-relative path none
+    of whose segments is one of ``names`` and none of whose segments' extensions is one of
+    ``extensions`` has no path rule among its candidates."""
+
+    names: frozenset[str]
+    extensions: frozenset[str]
 
 
 class ToolBucket(NamedTuple):
@@ -205,6 +222,16 @@ class ToolBucket(NamedTuple):
     def empty(self) -> bool:
         """True when no rule can match a call of this tool."""
         return not (self.plain or self.has_path_rules or self.has_command_rules)
+
+    def path_keys(self) -> PathKeys | None:
+        """The keys of this tool's path rules, or ``None`` when some path rule is filed under
+        no key (unkeyed, or absolute and home patterns, which read the file's absolute
+        spellings): then any path may meet one."""
+        if self.path_unkeyed or self.by_outside:
+            return None
+        return PathKeys(
+            frozenset((*self.by_first, *self.by_segment)), frozenset(self.by_extension)
+        )
 
     def candidates(self, facts: CallFacts) -> tuple[CompiledRule, ...]:
         """The rules that can match ``facts``, in declaration order."""
@@ -298,6 +325,13 @@ class RuleView(NamedTuple):
     def empty(self) -> bool:
         """True when no rule can match a call of this tool."""
         return self.own.empty and self.shared.empty
+
+    def path_keys(self) -> PathKeys | None:
+        """See ``ToolBucket.path_keys``: the tool's own rules' and the shared rules' keys."""
+        own, shared = self.own.path_keys(), self.shared.path_keys()
+        if own is None or shared is None:
+            return None
+        return PathKeys(own.names | shared.names, own.extensions | shared.extensions)
 
     def candidates(self, facts: CallFacts) -> tuple[CompiledRule, ...]:
         """The rules that can match ``facts``, in declaration order."""

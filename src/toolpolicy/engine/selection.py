@@ -12,6 +12,7 @@ import gc
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+from ..compile.index import PathKeys
 from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
 from ..compile.source import SourceDocument
 from ..core.decision import Decision
@@ -33,6 +34,7 @@ from .builtin import (
 )
 from .evaluate import DecisionEngine, Evaluation
 from .knobs import Knobs, KnobState
+from .plain_lane import NO_LANE, PlainLane, plain_lane
 from .presets import PresetTable
 from .request import PermissionRequest
 from .session import SessionEvent, SessionLog
@@ -62,11 +64,13 @@ class ToolPolicy:
     """A compiled selection: profile, layered rules, preset table, knobs and workspace.
 
     Immutable: ``with_knobs`` returns a new selection. ``check`` keeps a memo of the
-    decisions it made on a call's text (tool name and arguments); the selection fixes the
-    rules, the workspace and the knobs, so another selection never sees this one's memo.
+    decisions it made on a call's text (tool name and arguments), and per file tool a
+    ``PlainLane`` (its one decision for every path nothing looks at); the selection fixes
+    the rules, the workspace and the knobs, so another selection never sees this one's.
     """
 
     __slots__ = (
+        "_lanes",
         "_memo",
         "compiled",
         "engine",
@@ -85,6 +89,7 @@ class ToolPolicy:
     engine: DecisionEngine
     tools: ToolSnapshot
     _memo: dict[object, Decision]
+    _lanes: dict[str, PlainLane]
 
     def __init__(
         self,
@@ -105,6 +110,7 @@ class ToolPolicy:
             ("engine", engine),
             ("tools", tools),
             ("_memo", {}),
+            ("_lanes", {}),
         ):
             object.__setattr__(self, name, value)
 
@@ -177,10 +183,19 @@ class ToolPolicy:
     ) -> Decision:
         """The effective decision, asking no one: ask stays ask (``never`` makes it deny).
 
-        A call decided on its text alone is remembered by its text: the same tool and
-        arguments (same types, same order) get the same decision without preparing them
-        again. A call that fails preparation is never remembered, so it raises every time.
+        A file tool's call whose path nothing looks at is answered by the tool's lane
+        (``engine.plain_lane``). A call decided on its text alone is remembered by its
+        text: the same tool and arguments (same types, same order) get the same decision
+        without preparing them again. A call that fails preparation is never remembered,
+        so it raises every time.
         """
+        if not recommendations:
+            lane = self._lanes.get(tool)
+            if lane is None:
+                lane = self._plain_lane(tool)
+            plain = lane.decide(arguments)
+            if plain is not None:
+                return plain
         key = None if recommendations else _memo_key(tool, arguments)
         if key is not None:
             found = self._memo.get(key)
@@ -205,6 +220,28 @@ class ToolPolicy:
                 memo.clear()
             memo[key] = decision
         return decision
+
+    def _plain_lane(self, tool: str) -> PlainLane:
+        """Build and keep ``tool``'s lane (an unknown tool has none, and is not kept)."""
+        definition = self.tools.get(tool)
+        if definition is None:
+            return NO_LANE
+        engine = self.engine
+        keys = (
+            engine.policy.rule_index.rules_for(tool).path_keys()
+            if engine.enforces_policy
+            else PathKeys(frozenset(), frozenset())
+        )
+        lane = self._lanes[tool] = plain_lane(
+            definition, keys, engine.protected, lambda call: self._text_decision(tool, call)
+        )
+        return lane
+
+    def _text_decision(self, tool: str, arguments: Mapping[str, object]) -> Decision | None:
+        """The effective decision for a call when it was made on the call's text alone."""
+        request = self.request(tool, arguments)
+        evaluation = self.engine.evaluate(request, self.knobs)
+        return evaluation.effective if self.engine.text_only(request, evaluation) else None
 
     def gate(
         self,

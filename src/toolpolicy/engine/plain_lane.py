@@ -1,0 +1,158 @@
+"""``PlainLane``: one file tool's decision for every call whose path nothing looks at.
+
+Under a lexical boundary a file tool's decision is piecewise constant over the path's text.
+A path is *plain* when
+
+* its text is already normalized and harmless: relative, ASCII letters, digits and
+  ``_+=@%,-.`` only (no glob character, no ``~``, no backslash, no space, no control or
+  illegal character), no empty segment, no segment that starts with a dot (so no ``.``,
+  ``..``, ``.git`` or other dot folder), no reserved device name (``con``, ``nul.txt``,
+  ``LPT1``), no segment over 255 characters;
+* no segment is a key of the tool's path rules (``compile.index.PathKeys``) or a segment of
+  a protected path (``tools.protected``), compared case-insensitively, and no segment's
+  extension is a rule's extension key.
+
+For such a path every participant says what it says about any other plain path: the
+boundary finds it inside the workspace and outside the protected set, the index gives no
+path rule as a candidate (only rules that do not look at paths, which match every call of
+the tool alike), and the sandbox, the profile default and the ``never`` policy read the
+knobs alone. So a lane decides one representative plain call with the engine, once, and
+answers every plain call with that decision; anything else (another argument shape, a
+path it does not recognise) falls through to the full decision. The lane may be
+conservative, never liberal: ``tests/engine/test_plain_lane.py`` checks it against the
+engine on random paths and policies.
+
+No lane is built where the text is not all that decides: a physical boundary (the hook),
+path rules filed under no key, or absolute and home rules (they read ``$HOME``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterable, Mapping
+
+from ..compile.index import PathKeys
+from ..core.decision import Decision
+from ..core.vocabulary import Effect
+from ..tools.protected import ProtectedSet
+from ..tools.registry import ToolDefinition
+from ..tools.workspace import MAX_PATH_BYTES
+
+__all__ = ["NO_LANE", "PlainLane", "plain_lane"]
+
+# Reserved device names (see ``tools.workspace``) as the start of a segment: the name, then
+# a dot, the segment's end or the path's. Only segments starting with a, c, l, n or p are
+# looked at twice.
+_RESERVED = r"(?i:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:[./]|$)"
+_SEGMENT = rf"(?:[BD-KMOQ-Zbd-kmoq-z0-9_+=@%,-]|(?!{_RESERVED})[ACLNPacnlp])[\w.+=@%,-]{{0,254}}+"
+_PLAIN_PATH = re.compile(rf"{_SEGMENT}(?:/{_SEGMENT})*+", re.ASCII)
+_plain_match = _PLAIN_PATH.fullmatch
+
+
+def is_plain_text(path: str) -> bool:
+    """True when ``path``'s text is plain (first bullet of the module docstring)."""
+    return _plain_match(path) is not None
+
+
+class PlainLane:
+    """Recognises a plain call of one tool and answers it with the tool's plain decision.
+
+    A plain call is a ``dict`` with exactly the tool's required arguments, each an exact
+    ``str`` within its length limit, whose path is plain (see the module docstring).
+    """
+
+    __slots__ = ("_argument", "_decision", "_extensions", "_limit", "_names", "_others", "_size")
+
+    def __init__(
+        self,
+        decision: Decision | None,
+        argument: str = "",
+        limit: int = 0,
+        others: tuple[tuple[str, int], ...] = (),
+        names: frozenset[str] = frozenset(),
+        extensions: frozenset[str] = frozenset(),
+    ) -> None:
+        self._decision = decision
+        # No dict has -1 items: a lane without a decision recognises nothing.
+        self._size = 1 + len(others) if decision is not None else -1
+        self._argument = argument
+        self._limit = limit
+        self._others = others
+        self._names = names
+        self._extensions = extensions
+
+    def decide(self, arguments: Mapping[str, object] | str | None) -> Decision | None:
+        """The plain decision when ``arguments`` are a plain call, else ``None``."""
+        # ``__class__`` rather than ``type()`` or ``isinstance``: this is the hot path, and
+        # a subclass (of dict or str) is never plain.
+        if arguments.__class__ is not dict or len(arguments) != self._size:
+            return None
+        path = arguments.get(self._argument)
+        if path.__class__ is not str or len(path) > self._limit or _plain_match(path) is None:
+            return None
+        if self._others:
+            for name, limit in self._others:
+                value = arguments.get(name)
+                if value.__class__ is not str or len(value) > limit:
+                    return None
+        if self._names or self._extensions:
+            segments = path.lower().split("/")
+            if not self._names.isdisjoint(segments):
+                return None
+            extensions = self._extensions
+            if extensions and any(s.rpartition(".")[2] in extensions for s in segments):
+                return None
+        return self._decision
+
+
+NO_LANE = PlainLane(None)
+"""The lane of a tool that has none: it recognises no call."""
+
+
+def plain_lane(
+    definition: ToolDefinition,
+    keys: PathKeys | None,
+    protected: ProtectedSet,
+    decide: Callable[[dict[str, object]], Decision | None],
+) -> PlainLane:
+    """The lane of ``definition`` given its path rules' ``keys`` (``None``: some path rule
+    has no key) and the selection's protected set; ``decide`` gives the full decision of a
+    call when it was made on the call's text alone, else ``None`` (then there is no lane).
+    """
+    argument = definition.path_argument
+    if argument is None or definition.effect is Effect.EXECUTE or keys is None:
+        return NO_LANE
+    required = [f for f in definition.arguments.fields if f.required]
+    if any(f.kind is not str or f.choices for f in required):
+        return NO_LANE
+    limits = {f.name: _UNLIMITED if f.max_length is None else f.max_length for f in required}
+    limit = min(limits.pop(argument, _UNLIMITED), MAX_PATH_BYTES)
+    names = _plain_forms(itertools.chain(keys.names, _protected_names(protected)))
+    extensions = frozenset(e.lower() for e in keys.extensions)
+    representative = next(p for n in itertools.count() if (p := f"p{n}") not in names)
+    call: dict[str, object] = dict.fromkeys(limits, "")
+    call[argument] = representative
+    decision = decide(call)
+    if decision is None:
+        return NO_LANE
+    lane = PlainLane(decision, argument, limit, tuple(limits.items()), names, extensions)
+    return lane if lane.decide(call) is decision else NO_LANE
+
+
+_UNLIMITED = 1 << 62
+
+
+def _protected_names(protected: ProtectedSet) -> Iterable[str]:
+    """Segments that a path covered by ``protected`` holds: an entry's first segment (a
+    path it covers starts with it), and every segment of an entry that covers its folder
+    anywhere."""
+    for entry in protected.entries:
+        yield from entry.path.split("/") if entry.anywhere else entry.path.split("/")[:1]
+
+
+def _plain_forms(names: Iterable[str]) -> frozenset[str]:
+    """The lowered and case-folded forms of ``names`` that a plain segment, lowered, can
+    equal: a plain segment is ASCII, so its lowered form is its case-folded one."""
+    forms = {f for n in names for f in (n.lower(), n.casefold())}
+    return frozenset(f for f in forms if is_plain_text(f))
