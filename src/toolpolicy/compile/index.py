@@ -229,9 +229,7 @@ class ToolBucket(NamedTuple):
         spellings): then any path may meet one."""
         if self.path_unkeyed or self.by_outside:
             return None
-        return PathKeys(
-            frozenset((*self.by_first, *self.by_segment)), frozenset(self.by_extension)
-        )
+        return PathKeys(frozenset((*self.by_first, *self.by_segment)), frozenset(self.by_extension))
 
     def candidates(self, facts: CallFacts) -> tuple[CompiledRule, ...]:
         """The rules that can match ``facts``, in declaration order."""

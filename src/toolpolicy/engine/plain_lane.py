@@ -144,11 +144,10 @@ _UNLIMITED = 1 << 62
 
 
 def _protected_names(protected: ProtectedSet) -> Iterable[str]:
-    """Segments that a path covered by ``protected`` holds: an entry's first segment (a
-    path it covers starts with it), and every segment of an entry that covers its folder
-    anywhere."""
-    for entry in protected.entries:
-        yield from entry.path.split("/") if entry.anywhere else entry.path.split("/")[:1]
+    """The first segment of every protected entry: a path an entry covers holds it (as its
+    first segment, or anywhere for an entry that covers its folder anywhere), and the lane
+    looks for names among all of a path's segments."""
+    return (entry.path.split("/", 1)[0] for entry in protected.entries)
 
 
 def _plain_forms(names: Iterable[str]) -> frozenset[str]:
