@@ -10,6 +10,9 @@ from ..tools.registry import PreparedCall, ToolContext, ToolDefinition
 
 __all__ = ["PermissionRequest"]
 
+_set = object.__setattr__
+"""Sets a slot of an instance whose own ``__setattr__`` refuses (built once: every request)."""
+
 
 class PermissionRequest:
     """Only a call that passed ``ToolRegistry.prepare`` can be asked about."""
@@ -25,10 +28,10 @@ class PermissionRequest:
         definition, arguments = prepared.definition, prepared.arguments
         if prepared.error is not None or definition is None or arguments is None:
             raise PermissionContractError("permission request requires a valid prepared tool call")
-        object.__setattr__(self, "prepared", prepared)
-        object.__setattr__(self, "context", context)
-        object.__setattr__(self, "definition", definition)
-        object.__setattr__(self, "arguments", arguments)
+        _set(self, "prepared", prepared)
+        _set(self, "context", context)
+        _set(self, "definition", definition)
+        _set(self, "arguments", arguments)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("PermissionRequest is immutable")

@@ -164,7 +164,7 @@ class ToolPolicy:
             raise CallRejected(
                 prepared.error.error_code or "invalid_arguments", prepared.error.content
             )
-        return PermissionRequest(prepared, ToolContext(self.workspace, call_id=call_id))
+        return PermissionRequest(prepared, ToolContext(self.workspace, call_id))
 
     def evaluate(
         self,

@@ -173,13 +173,13 @@ class ToolSnapshot:
                 return PreparedCall(
                     call, error=tool_error("invalid_json", "Tool arguments are not valid JSON")
                 )
-        elif isinstance(raw, Mapping):
-            raw = dict(raw)
+        elif raw.__class__ is not dict and isinstance(raw, Mapping):
+            raw = dict(raw)  # ``validate`` reads a dict and builds its own copy
         try:
             arguments = definition.arguments.validate(raw)
         except ArgumentError as exc:
             return PreparedCall(call, error=tool_error("invalid_arguments", str(exc)))
-        return PreparedCall(call, definition=definition, arguments=arguments)
+        return PreparedCall(call, definition, arguments)
 
     def invoke(self, prepared: PreparedCall, context: ToolContext) -> ToolResult:
         """Run the handler of a prepared call; never raises for handler faults."""
