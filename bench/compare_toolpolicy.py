@@ -31,6 +31,7 @@ from toolpolicy.tools.registry import PreparedCall, ToolCall
 
 __all__ = [
     "COMMAND_POLICY",
+    "FRESH_POOL",
     "PATH_POLICY",
     "ToolPolicySubject",
     "fresh_arguments",
@@ -66,6 +67,11 @@ rules:
 """One path rule on reads, so that a read is no longer decided by the tool name alone."""
 
 Call = Callable[[], object]
+
+FRESH_POOL = 3 * 4096
+"""How many distinct calls a fresh row takes in turn: more than any memo of toolpolicy keeps
+(``check``'s and the engine's keep at most 4096 calls each and are emptied when full), so a
+call has always left every memo before it comes round again."""
 
 
 def write_command_policy(folder: str) -> str:
@@ -147,13 +153,19 @@ class ToolPolicySubject:
         return self.bind_check_call(case.tool, dict(case.arguments))
 
     def bind_fresh_check(self, case: Case) -> Call:
-        """The public ``policy.check`` for ``case``, with :func:`fresh_arguments` on every
-        call (a counter), so each call is decided anew."""
-        policy, tool, counter = self.policy, case.tool, itertools.count()
+        """The public ``policy.check`` for ``case``, each call with other arguments
+        (:func:`fresh_arguments`), so each call is decided anew.
+
+        The calls are made before timing, :data:`FRESH_POOL` of them taken in turn: making
+        one costs about as much as toolpolicy deciding a plain read, and a peer's row times
+        the call alone too.
+        """
+        policy, tool = self.policy, case.tool
+        calls = itertools.cycle([fresh_arguments(case, k) for k in range(FRESH_POOL)])
 
         def check() -> object:
             try:
-                return policy.check(tool, fresh_arguments(case, next(counter)))
+                return policy.check(tool, next(calls))
             except CallRejected:
                 return "deny"
 

@@ -129,7 +129,8 @@ class Evaluation(NamedTuple):
     ``merged`` is the strongest candidate (or passthrough); ``resolved`` applies the profile
     default to a passthrough; ``final`` applies the ``never`` approval policy. ``sandbox`` is
     the mode the call would run under (a requested escalation's, if it is approved).
-    ``effective`` is ``final`` carrying that mode: what ``toolpolicy check`` prints.
+    ``effective`` is ``final`` carrying that mode: what ``toolpolicy check`` prints (made
+    once, with the evaluation: a remembered evaluation gives it to every call).
     ``paths`` are the workspace-relative paths the path rules were matched on (as written
     and resolved): an ask there was the human's to answer, an ask on any other path the
     tool finds at the open is not (see ``tools.opened``).
@@ -143,22 +144,14 @@ class Evaluation(NamedTuple):
     knobs: KnobState
     escalation: SandboxMode | None
     matched_rules: tuple[str, ...]
+    effective: Decision
     paths: tuple[str, ...] = ()
     command: CommandLine | None = None
 
     @property
     def sandbox(self) -> SandboxMode:
         """The mode an allowed call runs under."""
-        if self.escalation is not None and self.final.behavior is not Behavior.DENY:
-            return self.escalation
-        return self.knobs.sandbox
-
-    @property
-    def effective(self) -> Decision:
-        """The final decision before any human answers, with its sandbox mode."""
-        final = self.final
-        # ``final`` was validated when it was made; only the mode changes.
-        return Decision._make((final.behavior, final.reason, final.source, self.sandbox))
+        return self.effective.sandbox or self.knobs.sandbox
 
 
 class DecisionEngine:
@@ -365,6 +358,11 @@ class DecisionEngine:
             final = Decision(
                 Behavior.DENY, f"Approval policy is never: {resolved.reason}", "approval-policy"
             )
+        sandbox = knobs.sandbox
+        if escalation is not None and final.behavior is not Behavior.DENY:
+            sandbox = escalation
+        # ``final`` was validated when it was made; only the mode changes.
+        effective = Decision._make((final.behavior, final.reason, final.source, sandbox))
         return Evaluation(
             tuple(candidates),
             strongest,
@@ -373,6 +371,7 @@ class DecisionEngine:
             knobs,
             escalation,
             tuple(matched),
+            effective,
             paths,
             command,
         )

@@ -1,4 +1,4 @@
-"""``PlainLane``: one file tool's decision for every call whose path nothing looks at.
+"""A file tool's plain lane: its one decision for every call whose path nothing looks at.
 
 Under a lexical boundary a file tool's decision is piecewise constant over the path's text.
 A path is *plain* when
@@ -39,12 +39,12 @@ from ..tools.protected import ProtectedSet
 from ..tools.registry import ToolDefinition
 from ..tools.workspace import MAX_PATH_BYTES
 
-__all__ = ["NO_LANE", "PlainLane", "plain_lane"]
+__all__ = ["NO_LANE", "Lane", "is_plain_text", "no_lane", "plain_lane"]
 
 # Reserved device names (see ``tools.workspace``) as the start of a segment: the name, then
 # a dot, the segment's end or the path's. Only segments starting with a, c, l, n or p are
 # looked at twice.
-_RESERVED = r"(?i:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:[./]|$)"
+_RESERVED = r"(?i:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:[./]|\Z)"
 _SEGMENT = rf"(?:[BD-KMOQ-Zbd-kmoq-z0-9_+=@%,-]|(?!{_RESERVED})[ACLNPacnlp])[\w.+=@%,-]{{0,254}}+"
 _PLAIN_PATH = re.compile(rf"{_SEGMENT}(?:/{_SEGMENT})*+", re.ASCII)
 _plain_match = _PLAIN_PATH.fullmatch
@@ -55,59 +55,54 @@ def is_plain_text(path: str) -> bool:
     return _plain_match(path) is not None
 
 
-class PlainLane:
-    """Recognises a plain call of one tool and answers it with the tool's plain decision.
+Lane = Callable[[Mapping[str, object] | str | None], Decision | None]
+"""A tool's lane: the plain decision for a plain call of the tool, else ``None``."""
 
-    A plain call is a ``dict`` with exactly the tool's required arguments, each an exact
-    ``str`` within its length limit, whose path is plain (see the module docstring).
-    """
 
-    __slots__ = ("_argument", "_decision", "_extensions", "_limit", "_names", "_others", "_size")
+def no_lane(arguments: Mapping[str, object] | str | None) -> None:
+    """The lane of a tool that has none: it recognises no call."""
+    return None
 
-    def __init__(
-        self,
-        decision: Decision | None,
-        argument: str = "",
-        limit: int = 0,
-        others: tuple[tuple[str, int], ...] = (),
-        names: frozenset[str] = frozenset(),
-        extensions: frozenset[str] = frozenset(),
-    ) -> None:
-        self._decision = decision
-        # No dict has -1 items: a lane without a decision recognises nothing.
-        self._size = 1 + len(others) if decision is not None else -1
-        self._argument = argument
-        self._limit = limit
-        self._others = others
-        self._names = names
-        self._extensions = extensions
 
-    def decide(self, arguments: Mapping[str, object] | str | None) -> Decision | None:
-        """The plain decision when ``arguments`` are a plain call, else ``None``."""
-        # ``__class__`` rather than ``type()`` or ``isinstance``: this is the hot path, and
-        # a subclass (of dict or str) is never plain.
-        if arguments.__class__ is not dict or len(arguments) != self._size:
+NO_LANE: Lane = no_lane
+
+
+def _lane(
+    decision: Decision,
+    argument: str,
+    limit: int,
+    others: tuple[tuple[str, int], ...],
+    names: frozenset[str],
+    extensions: frozenset[str],
+) -> Lane:
+    """A lane recognising a ``dict`` of exactly ``argument`` (the path, at most ``limit``
+    characters) and ``others`` (each a ``str`` within its limit) whose path is plain."""
+    size = 1 + len(others)
+    keyed = bool(names or extensions)
+    match = _plain_match
+
+    # A closure, and ``__class__`` rather than ``type()`` or ``isinstance``: this is the
+    # hot path, and a subclass (of dict or str) is never plain.
+    def lane(arguments: Mapping[str, object] | str | None) -> Decision | None:
+        if arguments.__class__ is not dict or len(arguments) != size:
             return None
-        path = arguments.get(self._argument)
-        if path.__class__ is not str or len(path) > self._limit or _plain_match(path) is None:
+        path = arguments.get(argument)
+        if path.__class__ is not str or len(path) > limit or match(path) is None:
             return None
-        if self._others:
-            for name, limit in self._others:
+        if others:
+            for name, most in others:
                 value = arguments.get(name)
-                if value.__class__ is not str or len(value) > limit:
+                if value.__class__ is not str or len(value) > most:
                     return None
-        if self._names or self._extensions:
+        if keyed:
             segments = path.lower().split("/")
-            if not self._names.isdisjoint(segments):
+            if not names.isdisjoint(segments):
                 return None
-            extensions = self._extensions
             if extensions and any(s.rpartition(".")[2] in extensions for s in segments):
                 return None
-        return self._decision
+        return decision
 
-
-NO_LANE = PlainLane(None)
-"""The lane of a tool that has none: it recognises no call."""
+    return lane
 
 
 def plain_lane(
@@ -115,7 +110,7 @@ def plain_lane(
     keys: PathKeys | None,
     protected: ProtectedSet,
     decide: Callable[[dict[str, object]], Decision | None],
-) -> PlainLane:
+) -> Lane:
     """The lane of ``definition`` given its path rules' ``keys`` (``None``: some path rule
     has no key) and the selection's protected set; ``decide`` gives the full decision of a
     call when it was made on the call's text alone, else ``None`` (then there is no lane).
@@ -136,8 +131,8 @@ def plain_lane(
     decision = decide(call)
     if decision is None:
         return NO_LANE
-    lane = PlainLane(decision, argument, limit, tuple(limits.items()), names, extensions)
-    return lane if lane.decide(call) is decision else NO_LANE
+    lane = _lane(decision, argument, limit, tuple(limits.items()), names, extensions)
+    return lane if lane(call) is decision else NO_LANE
 
 
 _UNLIMITED = 1 << 62

@@ -34,7 +34,7 @@ from .builtin import (
 )
 from .evaluate import DecisionEngine, Evaluation
 from .knobs import Knobs, KnobState
-from .plain_lane import NO_LANE, PlainLane, plain_lane
+from .plain_lane import NO_LANE, Lane, plain_lane
 from .presets import PresetTable
 from .request import PermissionRequest
 from .session import SessionEvent, SessionLog
@@ -64,9 +64,9 @@ class ToolPolicy:
     """A compiled selection: profile, layered rules, preset table, knobs and workspace.
 
     Immutable: ``with_knobs`` returns a new selection. ``check`` keeps a memo of the
-    decisions it made on a call's text (tool name and arguments), and per file tool a
-    ``PlainLane`` (its one decision for every path nothing looks at); the selection fixes
-    the rules, the workspace and the knobs, so another selection never sees this one's.
+    decisions it made on a call's text (tool name and arguments), and per file tool a lane
+    (``engine.plain_lane``: its one decision for every path nothing looks at); the selection
+    fixes the rules, the workspace and the knobs, so another selection never sees them.
     """
 
     __slots__ = (
@@ -89,7 +89,7 @@ class ToolPolicy:
     engine: DecisionEngine
     tools: ToolSnapshot
     _memo: dict[object, Decision]
-    _lanes: dict[str, PlainLane]
+    _lanes: dict[str, Lane]
 
     def __init__(
         self,
@@ -193,7 +193,7 @@ class ToolPolicy:
             lane = self._lanes.get(tool)
             if lane is None:
                 lane = self._plain_lane(tool)
-            plain = lane.decide(arguments)
+            plain = lane(arguments)
             if plain is not None:
                 return plain
         key = None if recommendations else _memo_key(tool, arguments)
@@ -221,7 +221,7 @@ class ToolPolicy:
             memo[key] = decision
         return decision
 
-    def _plain_lane(self, tool: str) -> PlainLane:
+    def _plain_lane(self, tool: str) -> Lane:
         """Build and keep ``tool``'s lane (an unknown tool has none, and is not kept)."""
         definition = self.tools.get(tool)
         if definition is None:
