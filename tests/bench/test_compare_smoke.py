@@ -22,6 +22,7 @@ from compare import precheck, scale_subjects  # noqa: E402
 from compare_cases import CASES, Case, Workspace, workspace  # noqa: E402
 from compare_peers import PEER_NAMES, Peer, available_peers  # noqa: E402
 from compare_toolpolicy import (  # noqa: E402
+    FRESH_POOL,
     ToolPolicySubject,
     fresh_arguments,
     write_command_policy,
@@ -152,3 +153,20 @@ def test_a_new_path_each_call_keeps_the_request_shape_and_never_repeats() -> Non
         first, second = made[case.key]
         assert first.keys() == second.keys() == case.arguments.keys()
         assert first != second and dict(case.arguments) not in (first, second)
+
+
+def test_a_fresh_row_never_meets_a_call_a_memo_still_holds(ws: Workspace) -> None:
+    """The fresh rows take prepared calls in turn: a call comes round again only after more
+    new calls than ``check``'s memo and the engine's keep, so neither answers it."""
+    from toolpolicy.engine import evaluate, selection
+
+    assert max(selection._MEMO_LIMIT, evaluate._STATIC_LIMIT) * 2 < FRESH_POOL
+    subject = ToolPolicySubject(ws)
+    shell = next(case for case in CASES if case.key == "shell")
+    call = subject.bind_fresh_check(shell)
+    call()
+    first = ("shell", *fresh_arguments(shell, 0).items())
+    assert first in subject.policy._memo
+    for _ in range(FRESH_POOL - 1):
+        call()
+    assert first not in subject.policy._memo
