@@ -46,13 +46,22 @@ __all__ = ["NO_LANE", "Lane", "is_plain_text", "no_lane", "plain_lane"]
 # looked at twice.
 _RESERVED = r"(?i:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:[./]|\Z)"
 _SEGMENT = rf"(?:[BD-KMOQ-Zbd-kmoq-z0-9_+=@%,-]|(?!{_RESERVED})[ACLNPacnlp])[\w.+=@%,-]{{0,254}}+"
-_PLAIN_PATH = re.compile(rf"{_SEGMENT}(?:/{_SEGMENT})*+", re.ASCII)
-_plain_match = _PLAIN_PATH.fullmatch
+_PLAIN_PATH = rf"{_SEGMENT}(?:/{_SEGMENT})*+"
+_plain_match: Callable[[str], object] | None = None
+"""The compiled ``_PLAIN_PATH``'s ``fullmatch``, compiled with the first lane: compiling
+costs a millisecond that the hook, which builds no lane, should not pay at import."""
+
+
+def _matcher() -> Callable[[str], object]:
+    global _plain_match
+    if _plain_match is None:
+        _plain_match = re.compile(_PLAIN_PATH, re.ASCII).fullmatch
+    return _plain_match
 
 
 def is_plain_text(path: str) -> bool:
     """True when ``path``'s text is plain (first bullet of the module docstring)."""
-    return _plain_match(path) is not None
+    return _matcher()(path) is not None
 
 
 Lane = Callable[[Mapping[str, object] | str | None], Decision | None]
@@ -79,7 +88,7 @@ def _lane(
     characters) and ``others`` (each a ``str`` within its limit) whose path is plain."""
     size = 1 + len(others)
     keyed = bool(names or extensions)
-    match = _plain_match
+    match = _matcher()
 
     # A closure, and ``__class__`` rather than ``type()`` or ``isinstance``: this is the
     # hot path, and a subclass (of dict or str) is never plain.

@@ -34,7 +34,6 @@ from .builtin import (
 )
 from .evaluate import DecisionEngine, Evaluation
 from .knobs import Knobs, KnobState
-from .plain_lane import NO_LANE, Lane, plain_lane
 from .presets import PresetTable
 from .request import PermissionRequest
 from .session import SessionEvent, SessionLog
@@ -46,6 +45,7 @@ if TYPE_CHECKING:
     from ..core.protocols import AuditSink
     from .approval import ApprovalService
     from .gate import Gate
+    from .plain_lane import Lane
 
 __all__ = [
     "CompiledSources",
@@ -223,6 +223,9 @@ class ToolPolicy:
 
     def _plain_lane(self, tool: str) -> Lane:
         """Build and keep ``tool``'s lane (an unknown tool has none, and is not kept)."""
+        # Imported here: the hook decides through the engine and never builds a lane.
+        from .plain_lane import NO_LANE, plain_lane
+
         definition = self.tools.get(tool)
         if definition is None:
             return NO_LANE
