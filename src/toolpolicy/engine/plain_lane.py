@@ -39,7 +39,7 @@ from ..tools.protected import ProtectedSet
 from ..tools.registry import ToolDefinition
 from ..tools.workspace import MAX_PATH_BYTES
 
-__all__ = ["NO_LANE", "Lane", "is_plain_text", "no_lane", "plain_lane"]
+__all__ = ["NO_LANE", "Lane", "is_plain_text", "plain_lane"]
 
 # Reserved device names (see ``tools.workspace``) as the start of a segment: the name, then
 # a dot, the segment's end or the path's. Only segments starting with a, c, l, n or p are
@@ -68,12 +68,12 @@ Lane = Callable[[Mapping[str, object] | str | None], Decision | None]
 """A tool's lane: the plain decision for a plain call of the tool, else ``None``."""
 
 
-def no_lane(arguments: Mapping[str, object] | str | None) -> None:
+def _no_lane(arguments: Mapping[str, object] | str | None) -> None:
     """The lane of a tool that has none: it recognises no call."""
     return None
 
 
-NO_LANE: Lane = no_lane
+NO_LANE: Lane = _no_lane
 
 
 def _lane(
