@@ -391,6 +391,18 @@ def test_other_knobs_get_other_lanes(ws: Workspace) -> None:
     assert policy.check("write_file", call).behavior is Behavior.ASK
 
 
+def test_a_policy_loaded_again_after_an_edit_gets_new_lanes(ws: Workspace) -> None:
+    before = _load(ws, [], "outside", {})
+    assert before.check("read_file", {"path": "notes/a.txt"}).behavior is Behavior.ALLOW
+    closed: list[dict[str, object]] = [
+        {"behavior": "deny", "tools": ["read_file"], "paths": ["notes/**"]}
+    ]
+    after = _load(ws, closed, "outside", {})
+    assert after.check("read_file", {"path": "notes/a.txt"}).reason == "rule 0"
+    assert after.check("read_file", {"path": "docs/a.txt"}).behavior is Behavior.ALLOW
+    assert before.check("read_file", {"path": "notes/b.txt"}).behavior is Behavior.ALLOW
+
+
 def test_another_workspace_gets_its_own_protected_policy_folder(
     ws: Workspace, tmp_path: Path
 ) -> None:
