@@ -62,6 +62,7 @@ def _sequence(calls: Sequence[Call], settings: Settings) -> list[Call]:
     if not calls:
         raise ValueError("nothing to measure")
     probe = list(calls)
+    _chunk(probe)  # first calls pay imports and caches: never size the chunks on them
     elapsed = _chunk(probe)
     while elapsed < 0.002 and len(probe) < settings.max_calls_per_chunk:
         probe = probe * 2
