@@ -1,12 +1,14 @@
 """What a non-shell Claude Code event loads on the warm path: no argparse, typing, shell
-parsing, pathlib, tempfile, pickle or hashlib.
+parsing, pathlib, tempfile, pickle, hashlib, threading or contextlib.
 
 Issue 14: the hook starts a process per tool call, so a read or a write decision must not pay
 for importing ``argparse`` (the installed flags are read plainly), ``typing`` (named tuples
 and protocols come from ``core.lean_typing``), ``shlex``, the apply-patch parser and the
 shell-line reader (shell events only), ``pathlib``, ``tempfile`` or ``pickle`` (the cache
 writes an entry only when it is cold, and reads it with the C unpickler), ``hashlib`` (the
-OpenSSL binding: ``core.sha256`` is CPython's own), nor the adapters of the other agents. A
+OpenSSL binding: ``core.sha256`` is CPython's own), ``threading`` (a lock is
+``_thread.allocate_lock``), ``contextlib``, the terminal sink's escaping (``terminal_text``,
+``unicodedata``), nor the adapters of the other agents. A
 shell event does load the shell-line reader: the control that the list names modules the hook
 really uses.
 """
@@ -38,6 +40,10 @@ OFF_THE_WARM_PATH = (
     "tempfile",
     "pickle",
     "hashlib",
+    "threading",
+    "contextlib",
+    "unicodedata",
+    "toolpolicy.engine.terminal_text",
     *SHELL_PARSING,
     "toolpolicy.hooks.codex",
     "toolpolicy.hooks.gemini",

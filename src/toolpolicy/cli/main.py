@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
+from ..core.lean_typing import TYPE_CHECKING
+
 __all__ = ["main"]
 
 
@@ -20,13 +22,16 @@ def main(argv: list[str] | None = None) -> int:
         from ..hooks.entry import run_hook
 
         return _ended(run_hook(args[1:]), argv)
-    import signal  # not on the hook's path, which starts for every tool call
+    if TYPE_CHECKING:
+        import signal as _signal
+    else:  # the C module under ``signal``, loaded with the interpreter: ``signal`` itself
+        import _signal  # builds enums for every signal (0.7 ms of a ``check``)
 
-    if argv is None and hasattr(signal, "SIGPIPE"):
+    if argv is None and hasattr(_signal, "SIGPIPE"):
         # A reader that stops early (``| head -1``) ends the process quietly, as it ends
         # cat or grep: no "Broken pipe" message, no exit 2. Not for the hook, whose every
         # failure must be its own blocking exit code, nor in-process callers.
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
     if args[:1] == ["check"]:
         from .plain_check import run_plain_check
 

@@ -4,10 +4,14 @@ The hook starts a process for every tool call, and importing ``typing`` (with th
 pulls in) plus building each class through ``typing.NamedTuple`` costs it milliseconds. Type
 checkers see ``typing``'s own classes here; at run time:
 
-* ``class Point(NamedTuple): x: int; y: int = 0`` becomes the ``collections.namedtuple`` that
-  ``typing.NamedTuple`` would build, with the class body's methods, properties, class methods
-  and docstring. The annotations stay as written (every module of this package uses
-  ``from __future__ import annotations``): they are never evaluated.
+* ``class Point(NamedTuple): x: int; y: int = 0`` becomes the class that
+  ``collections.namedtuple`` (and so ``typing.NamedTuple``) would build, with the class body's
+  methods, properties, class methods and docstring. The annotations stay as written (every
+  module of this package uses ``from __future__ import annotations``): they are never
+  evaluated. It is built as ``collections.namedtuple`` builds it, except that the ``__new__``
+  is not compiled from source for each class (an ``eval``: half the cost of a class, and the
+  hook defines fifty): one compiled ``__new__`` per number of fields is given each class's
+  field names (``CodeType.replace``). The same code runs; only the parameter names differ.
 * ``Protocol`` is a plain base class. Only the protocols of ``core.protocols`` are checked with
   ``isinstance`` by users, and those keep ``typing.Protocol``; the others are documentation.
 
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
     from typing import Protocol as Protocol
 else:
     import collections
+    from types import FunctionType
 
     # What typing.NamedTuple refuses to let a class body override, and what it never copies.
     _PROHIBITED = frozenset(
@@ -58,10 +63,8 @@ else:
                     raise TypeError(
                         f"Non-default namedtuple field {name} cannot follow default field(s)"
                     )
-            built = collections.namedtuple(
-                typename, fields, defaults=defaults, module=namespace["__module__"]
-            )
-            built.__annotations__ = annotations
+            built = _named_tuple(typename, fields, tuple(defaults), namespace["__module__"])
+            built.__annotations__ = built.__new__.__annotations__ = annotations
             for key, value in namespace.items():
                 if key in _PROHIBITED:
                     raise AttributeError(f"Cannot overwrite NamedTuple attribute {key}")
@@ -70,6 +73,95 @@ else:
             return built
 
     _NamedTupleBase = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
+
+    _tuplegetter = collections._tuplegetter  # the C property namedtuple gives each field
+    _NEW_CODE = {}
+    """Number of fields -> the code of namedtuple's ``__new__`` for that many fields."""
+
+    def _new_code(fields):
+        """The code ``collections.namedtuple`` compiles for ``fields``' ``__new__``, compiled
+        once for each number of fields and renamed."""
+        code = _NEW_CODE.get(len(fields))
+        if code is None:
+            names = [f"f{index}" for index in range(len(fields))]
+            arg_list = ", ".join(names) + ("," if len(names) == 1 else "")
+            source = f"lambda _cls, {arg_list}: _tuple_new(_cls, ({arg_list}))"
+            code = _NEW_CODE[len(fields)] = eval(source, {"__builtins__": {}}).__code__
+        return code.replace(co_varnames=("_cls", *fields))
+
+    def _named_tuple(typename, fields, defaults, module):
+        """``collections.namedtuple(typename, fields, defaults=defaults, module=module)`` for
+        field names that are identifiers, unique and not keywords (a class body's
+        annotations), built without compiling source (see the module docstring)."""
+        for name in fields:
+            if name.startswith("_"):
+                raise ValueError(f"Field names cannot start with an underscore: {name!r}")
+        if len(defaults) > len(fields):
+            raise TypeError("Got more default values than field names")
+        field_defaults = dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=True))
+        num_fields = len(fields)
+        arg_list = ", ".join(fields) + ("," if num_fields == 1 else "")
+        repr_fmt = "(" + ", ".join(f"{name}=%r" for name in fields) + ")"
+        tuple_new = tuple.__new__
+        globals_ = {
+            "_tuple_new": tuple_new,
+            "__builtins__": {},
+            "__name__": f"namedtuple_{typename}",
+        }
+        __new__ = FunctionType(_new_code(fields), globals_, "__new__", defaults)
+        __new__.__doc__ = f"Create new instance of {typename}({arg_list})"
+
+        @classmethod
+        def _make(cls, iterable):
+            result = tuple_new(cls, iterable)
+            if len(result) != num_fields:
+                raise TypeError(f"Expected {num_fields} arguments, got {len(result)}")
+            return result
+
+        _make.__func__.__doc__ = f"Make a new {typename} object from a sequence or iterable"
+
+        def _replace(self, /, **kwds):
+            result = self._make(map(kwds.pop, fields, self))
+            if kwds:
+                raise ValueError(f"Got unexpected field names: {list(kwds)!r}")
+            return result
+
+        _replace.__doc__ = (
+            f"Return a new {typename} object replacing specified fields with new values"
+        )
+
+        def __repr__(self):
+            "Return a nicely formatted representation string"
+            return self.__class__.__name__ + repr_fmt % self
+
+        def _asdict(self):
+            "Return a new dict which maps field names to their values."
+            return dict(zip(self._fields, self, strict=False))
+
+        def __getnewargs__(self):
+            "Return self as a plain tuple.  Used by copy and pickle."
+            return tuple(self)
+
+        for method in (__new__, _make.__func__, _replace, __repr__, _asdict, __getnewargs__):
+            method.__qualname__ = f"{typename}.{method.__name__}"
+        class_namespace = {
+            "__doc__": f"{typename}({arg_list})",
+            "__slots__": (),
+            "_fields": fields,
+            "_field_defaults": field_defaults,
+            "__new__": __new__,
+            "_make": _make,
+            "_replace": _replace,
+            "__repr__": __repr__,
+            "_asdict": _asdict,
+            "__getnewargs__": __getnewargs__,
+            "__match_args__": fields,
+        }
+        for index, name in enumerate(fields):
+            class_namespace[name] = _tuplegetter(index, f"Alias for field number {index}")
+        built = type(typename, (tuple,), class_namespace)
+        built.__module__ = module
+        return built
 
     def NamedTuple(*args, **kwargs):
         """Only the class syntax is supported: ``class Name(NamedTuple): field: type``."""

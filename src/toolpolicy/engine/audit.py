@@ -15,8 +15,8 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import threading
 import time
+from _thread import allocate_lock  # threading.Lock itself, without importing threading
 from collections.abc import Callable, Mapping
 
 from ..core.errors import AuditError, AuditFileError
@@ -24,7 +24,6 @@ from ..core.lean_typing import TYPE_CHECKING
 from ..core.records import AuditRecord
 from ..core.sha256 import sha256
 from .audit_chain import EMPTY, ChainTail, chained_line, line_hash, read_tail
-from .terminal_text import visible
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -120,6 +119,8 @@ class TerminalAuditSink:
 
     def record(self, record: AuditRecord) -> None:
         """Write the ``[Permission]`` line and flush."""
+        from .terminal_text import visible
+
         fields = (record.tool, record.behavior, record.source, record.reason)
         tool, behavior, source, reason = (visible(f) for f in fields)
         self._stream.write(f"[Permission] {tool}: {behavior} ({source}) - {reason}\n")
@@ -134,7 +135,7 @@ class JsonlAuditSink:
     def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
         self._path = os.fspath(path)
         self._fsync = fsync
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         # The chain state after this sink's own last line, valid while the file ends there.
         self._tail = EMPTY
         self._end = -1

@@ -9,7 +9,7 @@ or, on the hook's fast path, from a cached copy whose sha256 matches the shipped
 from __future__ import annotations
 
 import os
-import threading
+from _thread import allocate_lock  # threading.Lock itself, without importing threading
 
 from ..compile.policy import CompiledProfile, compile_profile
 from ..compile.source import SourceDocument
@@ -33,7 +33,7 @@ BUILTIN_PROFILE_NAMES = ("P01", "P02", "P03")
 BUILTIN_LAYER_NAMES = ("read-only-commands",)
 """Policy layers shipped with toolpolicy, added by name (``--policy read-only-commands``)."""
 
-_lock = threading.Lock()
+_lock = allocate_lock()
 _profiles: dict[str, tuple[CompiledProfile, SourceDocument]] = {}
 _presets: list[tuple[PresetTable, SourceDocument]] = []
 

@@ -7,10 +7,9 @@ asks responders, audits and runs handlers.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..compile.index import PathKeys
 from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
@@ -386,16 +385,19 @@ def load(
         )
 
 
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
+class gc_paused:
     """No cyclic garbage collection while a selection is built: loading allocates hundreds
-    of thousands of objects that all live on, and each collection would scan them again."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
+    of thousands of objects that all live on, and each collection would scan them again.
+    (A class, not ``contextlib.contextmanager``: the hook does not import ``contextlib``.)"""
+
+    __slots__ = ("_enabled",)
+
+    def __enter__(self) -> None:
+        self._enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._enabled:
             gc.enable()
 
 

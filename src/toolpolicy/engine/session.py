@@ -5,7 +5,7 @@ Replaying a session is folding its log; nothing else holds hidden state.
 
 from __future__ import annotations
 
-import threading
+from _thread import allocate_lock  # threading.Lock itself, without importing threading
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -35,7 +35,7 @@ class SessionLog:
 
     def __init__(self, events: tuple[SessionEvent, ...] = ()) -> None:
         self._events: list[SessionEvent] = list(events)
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
 
     def append(self, kind: str, **data: Any) -> SessionEvent:
         """Append an event and return it."""

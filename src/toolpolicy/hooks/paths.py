@@ -23,8 +23,11 @@ import re
 
 __all__ = ["agent_path"]
 
-_PROCESS = re.compile(r"/proc/(self|thread-self|[0-9]+)(?:/task/[0-9]+)?/(cwd|root|fd/[0-9]+)")
-_DESCRIPTOR = re.compile(r"/dev/(?:fd/[0-9]+|stdin|stdout|stderr)")
+_PROCESS = r"/proc/(self|thread-self|[0-9]+)(?:/task/[0-9]+)?/(cwd|root|fd/[0-9]+)"
+_DESCRIPTOR = r"/dev/(?:fd/[0-9]+|stdin|stdout|stderr)"
+_SPELLINGS = ("/proc/", "/dev/")
+"""Where every process spelling starts: other paths skip the patterns (compiled on first use,
+as ``re`` caches them, not at import: most hook events name no such path)."""
 _MAX_REWRITES = 8
 
 
@@ -59,9 +62,11 @@ def agent_path(raw: str, cwd: str, workspace: str) -> str | None:
 
 def _rewrite(path: str, cwd: str) -> str | None:
     """One process spelling at the start of ``path`` replaced; ``None``: a descriptor."""
-    if _DESCRIPTOR.match(path) and _ends_segment(path, _DESCRIPTOR):
+    if not path.startswith(_SPELLINGS):
+        return path
+    if _ends_segment(path, _DESCRIPTOR):
         return None
-    found = _PROCESS.match(path)
+    found = re.match(_PROCESS, path)
     if found is None or not _ends_segment(path, _PROCESS):
         return path
     who, what = found.group(1), found.group(2)
@@ -81,8 +86,8 @@ def _rewrite(path: str, cwd: str) -> str | None:
     return named.rstrip("/") + rest if named != "/" else "/" + rest.lstrip("/")
 
 
-def _ends_segment(path: str, pattern: re.Pattern[str]) -> bool:
-    found = pattern.match(path)
+def _ends_segment(path: str, pattern: str) -> bool:
+    found = re.match(pattern, path)
     return found is not None and (len(path) == found.end() or path[found.end()] == "/")
 
 
