@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
-from .command_patterns import CommandPattern, program_key
 from .rules import CallFacts, CompiledRule
 
 __all__ = [
@@ -49,6 +48,7 @@ a candidate instead (a superset, never a miss)."""
 if TYPE_CHECKING:
     from typing import TypeVar
 
+    from .command_patterns import CommandPattern
     from .commands import CommandLine
 
     K = TypeVar("K")
@@ -276,6 +276,8 @@ class ToolBucket(NamedTuple):
         programs = set(command.positions)
         words = {w for run in command.runs for w in run}
         if command.plain is not None:
+            from .command_patterns import program_key  # not imported by a file event
+
             for plain in command.plain.commands:
                 if plain.words:
                     programs.add(program_key(plain.words[0]))

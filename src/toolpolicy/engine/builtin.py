@@ -15,7 +15,6 @@ from ..compile.policy import CompiledProfile, compile_profile
 from ..compile.source import SourceDocument
 from ..core.errors import ConfigurationError
 from .presets import PresetTable
-from .sources import to_source
 
 __all__ = [
     "BUILTIN_LAYER_NAMES",
@@ -78,6 +77,7 @@ def builtin_profile(name: str) -> CompiledProfile:
     if found is not None:
         return found[0]
     from ..language import builtin_profiles
+    from .sources import to_source
 
     return adopt_builtin_source(to_source(builtin_profiles()[upper]))
 
@@ -103,6 +103,7 @@ def builtin_preset_source() -> SourceDocument:
     """The document of the frozen default preset table (``policy/presets.yaml``)."""
     if not _presets:
         from ..language import builtin_presets
+        from .sources import to_source
 
         source = to_source(builtin_presets())
         with _lock:

@@ -36,7 +36,6 @@ from .knobs import Knobs, KnobState
 from .presets import PresetTable
 from .request import PermissionRequest
 from .session import SessionEvent, SessionLog
-from .sources import to_source
 
 if TYPE_CHECKING:
     from typing import Any
@@ -524,6 +523,7 @@ def _chain(
     path: PathLike, default: CompiledProfile | None
 ) -> tuple[CompiledProfile, list[SourceDocument]]:
     from ..language import load_policy_chain
+    from .sources import to_source
 
     chain = list(load_policy_chain(path))
     base = default if default is not None else builtin_profile("P03")
@@ -551,6 +551,7 @@ def _preset_source(presets: PathLike | None) -> SourceDocument:
     if presets is None:
         return builtin_preset_source()
     from ..language import load_document
+    from .sources import to_source
 
     loaded = load_document(presets)
     if loaded.kind != "PresetTable":
