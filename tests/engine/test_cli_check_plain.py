@@ -215,7 +215,9 @@ def test_the_environment_click_reads_is_left_to_click(
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
-def test_a_plain_check_imports_no_click_typing_signal_threading_or_contextlib(files: Files, fmt: str) -> None:
+def test_a_plain_check_imports_no_click_typing_signal_threading_or_contextlib(
+    files: Files, fmt: str
+) -> None:
     code = (
         "import sys, json; from toolpolicy.cli.main import main;"
         f"rc = main(['check', 'read_file', '{{\"path\": \".env\"}}', '--policy', "

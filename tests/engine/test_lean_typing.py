@@ -7,7 +7,10 @@ methods, pickling by name), and ``core.sha256`` must give ``hashlib``'s digests.
 from __future__ import annotations
 
 import hashlib
+import inspect
+import keyword
 import pickle
+import types
 import typing
 
 import pytest
@@ -71,6 +74,68 @@ def test_a_lean_named_tuple_pickles_by_name_even_nested() -> None:
         assert type(pickle.loads(pickle.dumps(value))) is type(value)
 
 
+def _built(base: object, name: str, fields: list[str], defaults: list[int]) -> type:
+    def body(namespace: dict[str, object]) -> None:
+        namespace["__module__"] = __name__
+        namespace["__annotations__"] = dict.fromkeys(fields, "int")
+        namespace.update(zip(fields[len(fields) - len(defaults) :], defaults, strict=True))
+
+    return types.new_class(name, (base,), exec_body=body)
+
+
+def _outcome(make: typing.Callable[[], object]) -> object:
+    try:
+        return make()
+    except (TypeError, ValueError) as exc:
+        return (type(exc), str(exc))
+
+
+def _parameters(cls: type) -> list[tuple[str, object, object]]:
+    return [(p.name, p.default, p.kind) for p in inspect.signature(cls).parameters.values()]
+
+
+FIELD = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True).filter(
+    lambda name: not keyword.iskeyword(name)
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    fields=st.lists(FIELD, max_size=7, unique=True),
+    defaults=st.lists(st.integers(), max_size=7),
+    given=st.lists(st.integers(), max_size=9),
+)
+def test_a_lean_named_tuple_behaves_as_typings_for_any_fields(
+    fields: list[str], defaults: list[int], given: list[int]
+) -> None:
+    # The lean class compiles no ``__new__`` of its own: one per field count, renamed. Every
+    # field count and name must give typing's class: signature, defaults, errors, methods.
+    defaults = defaults[: len(fields)]
+    lean = _built(NamedTuple, "Lean", fields, defaults)
+    typed = _built(typing.NamedTuple, "Lean", fields, defaults)
+    for attr in ("_fields", "_field_defaults", "__match_args__", "__doc__", "__slots__"):
+        assert getattr(lean, attr) == getattr(typed, attr)
+    # (typing turns the annotations into ForwardRefs; the lean class keeps them as written)
+    assert _parameters(lean) == _parameters(typed)
+    assert lean.__new__.__defaults__ == typed.__new__.__defaults__
+    assert lean.__new__.__code__.co_code == typed.__new__.__code__.co_code
+    for method in ("__new__", "_make", "_replace", "__repr__", "_asdict", "__getnewargs__"):
+        ours, theirs = getattr(lean, method), getattr(typed, method)
+        assert (ours.__qualname__, ours.__doc__) == (theirs.__qualname__, theirs.__doc__)
+    made = _outcome(lambda: lean(*given))
+    assert made == _outcome(lambda: typed(*given))
+    keywords = dict(zip(fields, given, strict=False))
+    assert _outcome(lambda: lean(**keywords)) == _outcome(lambda: typed(**keywords))
+    assert _outcome(lambda: lean._make(given)) == _outcome(lambda: typed._make(given))
+    if isinstance(made, lean):
+        assert repr(made) == repr(typed(*given))
+        assert made._asdict() == typed(*given)._asdict()  # type: ignore[attr-defined]
+        replaced = _outcome(lambda: made._replace(**keywords))  # type: ignore[attr-defined]
+        assert replaced == _outcome(lambda: typed(*given)._replace(**keywords))
+        wrong = _outcome(lambda: made._replace(zz_not_a_field=1))  # type: ignore[attr-defined]
+        assert wrong == _outcome(lambda: typed(*given)._replace(zz_not_a_field=1))
+
+
 def test_what_typing_refuses_is_refused() -> None:
     with pytest.raises(TypeError, match="cannot follow default"):
 
@@ -88,6 +153,11 @@ def test_what_typing_refuses_is_refused() -> None:
 
     with pytest.raises(TypeError, match="as a class"):
         NamedTuple("Functional", [("a", int)])
+
+    with pytest.raises(ValueError, match="cannot start with an underscore: '_a'"):
+
+        class Private(NamedTuple):
+            _a: int
 
 
 def test_a_lean_protocol_is_a_plain_base() -> None:

@@ -44,6 +44,7 @@ OFF_THE_WARM_PATH = (
     "contextlib",
     "unicodedata",
     "toolpolicy.engine.terminal_text",
+    "toolpolicy.engine.sources",
     *SHELL_PARSING,
     "toolpolicy.hooks.codex",
     "toolpolicy.hooks.gemini",
