@@ -177,8 +177,10 @@ def _code_stamp(modules: Iterable[str]) -> list[tuple[str, int, int]]:
     for a module without one, which then never matches)."""
     stamp = []
     for name in modules:
-        base = os.path.join(_PACKAGE, *name.split(".")[1:])
-        for path in (base + ".py", os.path.join(base, "__init__.py")):
+        # ``toolpolicy.a.b`` -> ``<package>/a/b``: string work, not ``os.path.join`` (a warm
+        # call stamps every core and compile module)
+        base = _PACKAGE + os.sep + name.partition(".")[2].replace(".", os.sep)
+        for path in (base + ".py", base + os.sep + "__init__.py"):
             try:
                 info = os.stat(path)
             except OSError:
