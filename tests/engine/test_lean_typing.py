@@ -136,6 +136,23 @@ def test_a_lean_named_tuple_behaves_as_typings_for_any_fields(
         assert wrong == _outcome(lambda: typed(*given)._replace(zz_not_a_field=1))
 
 
+@pytest.mark.parametrize("count", range(21))
+def test_every_field_count_runs_the_new_that_namedtuple_compiles(count: int) -> None:
+    # 0 to 16 fields use the templates compiled with the package, more compile theirs at run
+    # time: either way the bytecode is namedtuple's own, with the fields as parameters.
+    fields = [f"field{index}" for index in range(count)]
+    lean = _built(NamedTuple, "Wide", fields, list(range(count // 2)))
+    typed = _built(typing.NamedTuple, "Wide", fields, list(range(count // 2)))
+    ours, theirs = lean.__new__.__code__, typed.__new__.__code__
+    for attr in ("co_code", "co_varnames", "co_names", "co_argcount", "co_stacksize"):
+        assert getattr(ours, attr) == getattr(theirs, attr)
+    assert lean.__new__.__defaults__ == typed.__new__.__defaults__
+    assert lean(*range(count)) == typed(*range(count)) == tuple(range(count))
+    assert lean(**dict(zip(fields, range(count), strict=True)))._asdict() == dict(
+        zip(fields, range(count), strict=True)
+    )
+
+
 def test_what_typing_refuses_is_refused() -> None:
     with pytest.raises(TypeError, match="cannot follow default"):
 

@@ -10,8 +10,9 @@ checkers see ``typing``'s own classes here; at run time:
   module of this package uses ``from __future__ import annotations``): they are never
   evaluated. It is built as ``collections.namedtuple`` builds it, except that the ``__new__``
   is not compiled from source for each class (an ``eval``: half the cost of a class, and the
-  hook defines fifty): one compiled ``__new__`` per number of fields is given each class's
-  field names (``CodeType.replace``). The same code runs; only the parameter names differ.
+  hook defines fifty): the same function, written out below for each number of fields and
+  compiled with the package, is given each class's field names (``CodeType.replace``). The
+  same bytecode runs; only the parameter names differ.
 * ``Protocol`` is a plain base class. Only the protocols of ``core.protocols`` are checked with
   ``isinstance`` by users, and those keep ``typing.Protocol``; the others are documentation.
 
@@ -75,19 +76,99 @@ else:
     _NamedTupleBase = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
 
     _tuplegetter = collections._tuplegetter  # the C property namedtuple gives each field
-    _NEW_CODE = {}
+    _tuple_new = tuple.__new__
+
+    # The ``__new__`` that ``collections.namedtuple`` compiles from source (``lambda _cls, f0,
+    # f1: _tuple_new(_cls, (f0, f1))``) for 0 to 16 fields, written out so that it is compiled
+    # with the package (its ``.pyc``), not on every start: each class gets a copy of its code
+    # with the field names as parameters. More fields compile their template at run time.
+    def _new0(_cls):
+        return _tuple_new(_cls, ())
+
+    def _new1(_cls, f0):
+        return _tuple_new(_cls, (f0,))
+
+    def _new2(_cls, f0, f1):
+        return _tuple_new(_cls, (f0, f1))
+
+    def _new3(_cls, f0, f1, f2):
+        return _tuple_new(_cls, (f0, f1, f2))
+
+    def _new4(_cls, f0, f1, f2, f3):
+        return _tuple_new(_cls, (f0, f1, f2, f3))
+
+    def _new5(_cls, f0, f1, f2, f3, f4):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4))
+
+    def _new6(_cls, f0, f1, f2, f3, f4, f5):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5))
+
+    def _new7(_cls, f0, f1, f2, f3, f4, f5, f6):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5, f6))
+
+    def _new8(_cls, f0, f1, f2, f3, f4, f5, f6, f7):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5, f6, f7))
+
+    def _new9(_cls, f0, f1, f2, f3, f4, f5, f6, f7, f8):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5, f6, f7, f8))
+
+    def _new10(_cls, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9))
+
+    def _new11(_cls, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10))
+
+    def _new12(_cls, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11))
+
+    def _new13(_cls, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12))
+
+    def _new14(_cls, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13))
+
+    def _new15(_cls, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14):
+        return _tuple_new(_cls, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14))
+
+    def _new16(_cls, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15):
+        return _tuple_new(
+            _cls, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+        )
+
+    _NEW_CODE = {
+        len(template.__code__.co_varnames) - 1: template.__code__
+        for template in (
+            _new0,
+            _new1,
+            _new2,
+            _new3,
+            _new4,
+            _new5,
+            _new6,
+            _new7,
+            _new8,
+            _new9,
+            _new10,
+            _new11,
+            _new12,
+            _new13,
+            _new14,
+            _new15,
+            _new16,
+        )
+    }
     """Number of fields -> the code of namedtuple's ``__new__`` for that many fields."""
 
     def _new_code(fields):
-        """The code ``collections.namedtuple`` compiles for ``fields``' ``__new__``, compiled
-        once for each number of fields and renamed."""
+        """The code ``collections.namedtuple`` compiles for ``fields``' ``__new__``: the
+        template for that many fields, with the fields as its parameters."""
         code = _NEW_CODE.get(len(fields))
         if code is None:
             names = [f"f{index}" for index in range(len(fields))]
             arg_list = ", ".join(names) + ("," if len(names) == 1 else "")
             source = f"lambda _cls, {arg_list}: _tuple_new(_cls, ({arg_list}))"
             code = _NEW_CODE[len(fields)] = eval(source, {"__builtins__": {}}).__code__
-        return code.replace(co_varnames=("_cls", *fields))
+        return code.replace(co_varnames=("_cls", *fields), co_name="__new__")
 
     def _named_tuple(typename, fields, defaults, module):
         """``collections.namedtuple(typename, fields, defaults=defaults, module=module)`` for
