@@ -526,7 +526,7 @@ def _format_rows(rows: Sequence[Row], *, ratios: bool) -> list[str]:
     return out
 
 
-_STARTS = ("python", "hook", "hook-1000", "check")
+_STARTS = ("python", "floor", "hook", "hook-1000", "check")
 """The processes whose cost is their start: compared with ``python3 -c pass``."""
 
 
@@ -652,7 +652,13 @@ def _process_targets(proc: Mapping[str, float]) -> list[tuple[str, str, bool | N
             out.append((name, "", None))
             continue
         ratio = proc[key] / proc[over]
-        out.append((name, f"{proc[key] * 1000:.1f} ms = {ratio:.2f}x", ratio <= limit))
+        value = f"{proc[key] * 1000:.1f} ms = {ratio:.2f}x"
+        if key == "hook" and "floor" in proc:
+            value += (
+                f" (a stdlib-only process doing the least a hook does: "
+                f"{proc['floor'] / proc[over]:.2f}x)"
+            )
+        out.append((name, value, ratio <= limit))
     return out
 
 

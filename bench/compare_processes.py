@@ -83,6 +83,17 @@ def hook_policy(folder: str, root: str, count: int = HOOK_RULES) -> str:
     return path
 
 
+_FLOOR = (
+    "import re, json, os, sys\n"
+    "event = json.load(sys.stdin)\n"
+    "fd = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)\n"
+    "os.write(fd, (json.dumps({'tool': event['tool_name']}) + '\\n').encode())\n"
+    "os.fsync(fd)\n"
+)
+"""A stdlib-only stand-in for the least any hook process does, without deciding anything:
+the yardstick for how much of the hook's start is toolpolicy's own."""
+
+
 def commands(ws: Workspace, *, quick: bool = False) -> list[Command]:
     """Every command, bare Python first; writes the files they need into ``ws.scratch``."""
     cli = _executable()
@@ -109,6 +120,13 @@ def commands(ws: Workspace, *, quick: bool = False) -> list[Command]:
     hook = [*cli, "hook", "claude-code", "--workspace", ws.root]
     return [
         Command("python", "python3 -c pass", [sys.executable, "-c", "pass"]),
+        Command(
+            "floor",
+            "python3: the least a hook does (import re as pip's console script does, "
+            "json-parse the event, append and fsync one line)",
+            [sys.executable, "-c", _FLOOR, os.path.join(ws.scratch, "floor.jsonl")],
+            event,
+        ),
         Command("hook", "toolpolicy hook claude-code (P03, a Read event)", hook, event),
         Command(
             "hook-1000",
