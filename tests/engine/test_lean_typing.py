@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import json
 import keyword
 import pickle
+import subprocess
+import sys
 import types
 import typing
 
@@ -17,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolpolicy.core import sha256 as sha256_module
 from toolpolicy.core.lean_typing import NamedTuple, Protocol
 from toolpolicy.core.sha256 import sha256
 
@@ -188,8 +192,54 @@ def test_a_lean_protocol_is_a_plain_base() -> None:
     assert Dog().speak() == "woof"
 
 
+def _cpython_sha256() -> typing.Any:
+    try:
+        from _sha256 import sha256 as cpython
+    except ImportError:  # pragma: no cover - Python 3.12 and later
+        from _sha2 import sha256 as cpython  # type: ignore[import-not-found,no-redef]
+    return cpython
+
+
 @settings(max_examples=60, deadline=None)
 @given(data=st.binary(max_size=5000))
-def test_core_sha256_gives_hashlibs_digests(data: bytes) -> None:
-    assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
-    assert sha256(data).digest() == hashlib.sha256(data).digest()
+def test_core_sha256_gives_hashlibs_digests_with_either_implementation(data: bytes) -> None:
+    """CPython's own sha256 (a process's start) and OpenSSL's (after ``prefer_openssl``):
+    the same digests, whole or fed in two parts."""
+    saved = sha256_module._implementation
+    try:
+        for implementation in (_cpython_sha256(), hashlib.sha256):
+            sha256_module._implementation = implementation
+            assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+            assert sha256(data).digest() == hashlib.sha256(data).digest()
+            fed = sha256(data[:7])
+            fed.update(data[7:])
+            assert fed.hexdigest() == hashlib.sha256(data).hexdigest()
+    finally:
+        sha256_module._implementation = saved
+
+
+_GATE_SCRIPT = """
+import json, sys, tempfile
+import toolpolicy
+from toolpolicy.core import sha256 as module
+from toolpolicy.engine.approval import ApprovalService
+from toolpolicy.engine.audit import JsonlAuditSink
+folder = tempfile.mkdtemp()
+policy = toolpolicy.load("P03", workspace=folder)
+policy.check("read_file", {"path": "a.txt"})
+before = module._implementation.__module__
+policy.gate(approval=ApprovalService(), audit=[JsonlAuditSink(folder + "/audit.jsonl")])
+after = module._implementation.__module__
+print(json.dumps([before, after]))
+"""
+
+
+def test_only_building_a_gate_loads_openssl_for_sha256() -> None:
+    """Deciding hashes with CPython's sha256 (the hook never loads OpenSSL: see
+    ``tests/hooks/test_warm_path_imports.py``); a gate, which hashes every call, switches the
+    process to OpenSSL's once."""
+    ran = subprocess.run(
+        [sys.executable, "-c", _GATE_SCRIPT], capture_output=True, text=True, check=True
+    )
+    before, after = json.loads(ran.stdout)
+    assert (before, after) == (_cpython_sha256().__module__, "_hashlib")

@@ -16,6 +16,7 @@ from ..core.decision import Decision
 from ..core.lean_typing import NamedTuple
 from ..core.protocols import ApprovalRequest, AuditSink
 from ..core.results import ToolResult, tool_error
+from ..core.sha256 import prefer_openssl
 from ..core.vocabulary import ApprovalOutcome, Behavior
 from ..tools.registry import ToolCall, ToolContext, ToolSnapshot
 from .approval import ApprovalService, outcome_decision
@@ -77,6 +78,9 @@ class Gate:
         self._session_id = session_id
         self._include_arguments = include_arguments
         self._guard = OpenGuard(engine.policy, engine.workspace, enforces=engine.enforces_policy)
+        # A gate hashes every call's arguments and chains every audit line: OpenSSL's sha256
+        # is worth its one-time load here (the hook, which builds no gate, never loads it).
+        prefer_openssl()
 
     @property
     def knobs(self) -> Knobs:
