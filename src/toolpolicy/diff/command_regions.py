@@ -181,8 +181,9 @@ class _Side:
         self.orders = {rule.name: rule.order for rule in reversed(rules)}
         self.paths = {rule.name for rule in rules if rule.paths is not None}
 
-    def signature(self, command: Command) -> SideSignature:
-        evaluation = self.policy.evaluate(self.tool, {"command": command.text})
+    def signature(self, command: Command, text: str) -> SideSignature:
+        """The signature of ``command``, written as ``text``."""
+        evaluation = self.policy.evaluate(self.tool, {"command": text})
         deny: int | None = None
         ask: int | None = None
         allow: set[int] = set()
@@ -271,6 +272,7 @@ class _Search:
         self.occurs = [item for item in patterns.values() if item[1] is not Behavior.ALLOW]
         self.parts: dict[_Pair, Command] = {}
         self.cache: dict[Command, _Pair] = {}
+        self.texts = _Texts()
         self.filed: dict[str, _Pair] = {}
         # A plain word reads better than ``--+w`` where no file rule reads it as a path.
         for name in _PLAIN_NEUTRAL:
@@ -284,15 +286,13 @@ class _Search:
     def decide(self, command: Command) -> _Pair:
         pair = self.cache.get(command)
         if pair is None:
+            text = self.texts[command]
             pair = self.cache[command] = (
-                self.sides[0].signature(command),
-                self.sides[1].signature(command),
+                self.sides[0].signature(command, text),
+                self.sides[1].signature(command, text),
             )
             known = self.parts.get(pair)
-            if known is None or (len(command.text), command.text) < (
-                len(known.text),
-                known.text,
-            ):
+            if known is None or (len(text), text) < (len(self.texts[known]), self.texts[known]):
                 self.parts[pair] = command
         return pair
 
@@ -446,7 +446,7 @@ class _Search:
 
         def note(line: tuple[Command, ...], left: Source | None, right: Source | None) -> None:
             known = found.get((left, right))
-            if known is None or _length(line) < _length(known):
+            if known is None or _length(line, self.texts) < _length(known, self.texts):
                 found[(left, right)] = line
 
         parts = list(self.parts.items())
@@ -598,10 +598,18 @@ class _Search:
         return reached
 
 
-def _length(line: tuple[Command, ...]) -> tuple[int, int, str]:
+def _length(line: tuple[Command, ...], texts: Mapping[Command, str]) -> tuple[int, int, str]:
     """Fewer commands first, then shorter text."""
-    text = " ; ".join(c.text for c in line)
+    text = " ; ".join(texts[c] for c in line)
     return len(line), len(text), text
+
+
+class _Texts(dict[Command, str]):
+    """Each command's text, written once (quoting every word is not free)."""
+
+    def __missing__(self, command: Command) -> str:
+        text = self[command] = command.text
+        return text
 
 
 def _argument(nfa: Nfa, symbol: int, id_: int) -> int:

@@ -143,7 +143,7 @@ def argument_regions(
     # is refused alike, so the search need not go further (a fact, not a difference).
     shared = frozenset(e for e in both if e.folder or e.anywhere)
     home = os.path.expanduser("~")  # as the engine reads it when it decides
-    matches = _WitnessMatcher(left.workspace, home)
+    describer = _Describer(reading, _WitnessMatcher(left.workspace, home))
     paths: _PathSearch | None = None
     found: list[Region] = []
     cache: dict[Hashable, list[_Found]] = {}
@@ -191,7 +191,7 @@ def argument_regions(
         # Ordinary regions first, then the root, protected paths, the empty line.
         for item in sorted(cache[key], key=lambda item: item.special is not None):
             refs = [
-                _decider_ref(source, side, item, reading, matches)
+                describer.ref(source, side, item)
                 for side, source in zip(everything, (item.left, item.right), strict=True)
             ]
             found.append(Region(d.name, argument, item.value, refs[0], refs[1], item.special))
@@ -229,20 +229,6 @@ def _file_witnesses(
             ]
         )
     return out[0], out[1]
-
-
-def _decider_ref(
-    source: Source | None,
-    rules: Mapping[int, CompiledRule],
-    item: _Found,
-    semantics: CommandSemantics,
-    matches: Callable[[GlobPattern, str], bool],
-) -> RuleRef | None:
-    if source is None:
-        return None
-    if isinstance(source, Decision):
-        return RuleRef(source.source, source.reason, source.behavior, ())
-    return _ref(rules[source], item, semantics, matches)
 
 
 def _all(policy: ToolPolicy) -> tuple[CompiledRule, ...]:
@@ -435,29 +421,53 @@ def _hitters(
     return out
 
 
-def _ref(
-    rule: CompiledRule,
-    item: _Found,
-    semantics: CommandSemantics,
-    matches: Callable[[GlobPattern, str], bool],
-) -> RuleRef:
-    """The deciding rule and those of its patterns that match the witness."""
-    behavior = rule.decision.behavior
-    patterns: tuple[str, ...] = ()
-    if item.parts is not None and rule.paths is not None:
-        named = [_as_path(word) for words in item.parts for word in words[1:]]
-        patterns = tuple(
-            g.text for g in rule.paths if any(p is not None and matches(g, p) for p in named)
-        )
-    elif item.parts is not None:
-        patterns = tuple(
-            p.text
-            for p in rule.commands or ()
-            if any(semantics.hits(p, behavior, words) for words in item.parts)
-        )
-    elif item.value is not None:
-        patterns = tuple(g.text for g in rule.paths or () if matches(g, item.value))
-    return RuleRef(rule.name, rule.label, behavior, patterns)
+class _Describer:
+    """Each decider as a :class:`RuleRef`, with those of its patterns that match the
+    witness; what a pattern matches is worked out once per witness part (a part is in
+    many regions) and per glob text (both sides' copies of a glob match alike)."""
+
+    def __init__(
+        self, semantics: CommandSemantics, matches: Callable[[GlobPattern, str], bool]
+    ) -> None:
+        self.semantics = semantics
+        self.matches = matches
+        self.parts: dict[tuple[int, tuple[str, ...]], frozenset[str]] = {}
+
+    def ref(
+        self, source: Source | None, rules: Mapping[int, CompiledRule], item: _Found
+    ) -> RuleRef | None:
+        """The rule or boundary decision ``source`` (``None``: no rule decides)."""
+        if source is None:
+            return None
+        if isinstance(source, Decision):
+            return RuleRef(source.source, source.reason, source.behavior, ())
+        rule = rules[source]
+        patterns: tuple[str, ...] = ()
+        if item.parts is not None:
+            shown = frozenset().union(*(self._in_part(rule, words) for words in item.parts))
+            patterns = tuple(p.text for p in rule.paths or rule.commands or () if p.text in shown)
+        elif item.value is not None:
+            patterns = tuple(g.text for g in rule.paths or () if self.matches(g, item.value))
+        return RuleRef(rule.name, rule.label, rule.decision.behavior, patterns)
+
+    def _in_part(self, rule: CompiledRule, words: tuple[str, ...]) -> frozenset[str]:
+        """The texts of ``rule``'s patterns that match one part: a path pattern a word
+        after the first names, a command pattern the part hits."""
+        key = (id(rule), words)
+        found = self.parts.get(key)
+        if found is None:
+            if rule.paths is not None:
+                named = [p for p in (_as_path(word) for word in words[1:]) if p is not None]
+                found = frozenset(
+                    g.text for g in rule.paths if any(self.matches(g, p) for p in named)
+                )
+            else:
+                behavior = rule.decision.behavior
+                found = frozenset(
+                    p.text for p in rule.commands or () if self.semantics.hits(p, behavior, words)
+                )
+            self.parts[key] = found
+        return found
 
 
 def _as_path(word: str) -> str | None:
@@ -478,8 +488,18 @@ class _WitnessMatcher:
     def __init__(self, root: str, home: str) -> None:
         self.root = root
         self.home = home
+        self.known: dict[tuple[str, bool, str], bool] = {}
 
     def __call__(self, glob: GlobPattern, value: str) -> bool:
+        """Remembered by the glob's text: both sides' copies of a glob, and the regions
+        naming the same file, match once (and compile each pattern once)."""
+        key = (glob.text, glob.gitignore, value)
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = self._matches(glob, value)
+        return found
+
+    def _matches(self, glob: GlobPattern, value: str) -> bool:
         if value.startswith("/"):
             if glob.outside:
                 return glob.matches_absolute(value, self.home)
