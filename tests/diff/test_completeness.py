@@ -28,6 +28,7 @@ _COMMAND_WORDS = ("a", "b", "c")  # the prefixes' words, and one other ("c")
 _MORE_WORDS = ("-a", "-b", "-ab", "--al", "./a")
 _MAX_COMMAND_WORDS = 4
 _MAX_MORE_WORDS = 3
+_REDIRECT_TARGETS = ("a", "b", "a/b")
 
 
 def _valid_glob(text: str) -> bool:
@@ -59,7 +60,9 @@ behaviors = st.sampled_from(("deny", "ask", "allow"))
 path_rules = st.fixed_dictionaries(
     {
         "behavior": behaviors,
-        "tools": st.sampled_from((None, ["read_file"], ["read_file", "write_file"])),
+        "tools": st.sampled_from(
+            (None, ["read_file"], ["write_file"], ["read_file", "write_file"])
+        ),
         "paths": st.lists(globs, min_size=1, max_size=2, unique=True),
     }
 )
@@ -114,7 +117,8 @@ def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
     """Every relative path of up to four characters in up to three segments, the same up to
     three characters below ``/``, the workspace ``root`` and ``home`` (and those folders
     themselves); every simple command of up to four words, and lines of two or three short
-    ones joined by ``;``."""
+    ones joined by ``;``; redirections alone, and two files of a line (redirected or
+    arguments) in both orders."""
     yield "read_file", {"path": "."}
     for path in _relative_paths(_MAX_PATH_CHARS):
         yield "read_file", {"path": path}
@@ -140,6 +144,14 @@ def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
         yield "shell", {"command": f"{first} ; {second}"}
     for three in itertools.product(_COMMAND_WORDS, repeat=3):
         yield "shell", {"command": " ; ".join(three)}
+    # Redirections: decided before the arguments, in the order written (a read one too).
+    files = [*(f"{op} {t}" for op in "<>" for t in _REDIRECT_TARGETS), *_COMMAND_WORDS]
+    for head in ("a", "c", "a b"):
+        for op, target in itertools.product("<>", _REDIRECT_TARGETS):
+            yield "shell", {"command": f"{head} {op} {target}"}
+    for first, second in itertools.product(files, repeat=2):
+        if "<" in first + second or ">" in first + second:
+            yield "shell", {"command": f"c {first} ; c {second}"}
 
 
 def _key(decision: Decision) -> tuple[str, str, str]:
@@ -161,6 +173,11 @@ def _check_report(report: DiffReport, left: ToolPolicy, right: ToolPolicy, home:
         assert isinstance(arguments, dict)
         assert _key(left.check(result.probe.tool, arguments)) == _outcome_key(result.left)
         assert _key(right.check(result.probe.tool, arguments)) == _outcome_key(result.right)
+        if result.probe.tool == "shell" and result.probe.origin == "region":
+            # A shell region names the rules that decide its witness line.
+            region = result.probe.region
+            for ref, outcome in ((region.left, result.left), (region.right, result.right)):
+                assert ref is None or ref.name == outcome.source, (arguments, region.describe())
     reported = {
         (
             r.probe.tool,
@@ -208,6 +225,20 @@ def _absolute(arguments: object) -> bool:
         {"behavior": "deny", "tools": ["read_file"], "paths": ["**"]},
     ],
     right_rules=[{"behavior": "ask", "tools": ["shell"], "commands": ["c *"]}],
+)
+@example(  # "c > a ; c > b": the redirection written first decides, whatever the rules' order
+    left_rules=[
+        {"behavior": "deny", "tools": ["write_file"], "paths": ["b"]},
+        {"behavior": "deny", "tools": ["write_file"], "paths": ["a"]},
+    ],
+    right_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["b"]}],
+)
+@example(  # "c < a ; c > b": a read redirection before a write one
+    left_rules=[
+        {"behavior": "deny", "tools": ["write_file"], "paths": ["b"]},
+        {"behavior": "deny", "tools": ["read_file"], "paths": ["a"]},
+    ],
+    right_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["b"]}],
 )
 def test_diff_reports_every_disagreement_in_its_region(
     left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]

@@ -115,14 +115,16 @@ class SideSignature(NamedTuple):
     @property
     def key(self) -> tuple[int, int, int] | None:
         """Lower decides before higher when joined: (deny 0 / ask 1, command 0 / redirection
-        1 / argument 2, rule order); ``None``: no deny or ask."""
+        1 / argument 2, rule order among commands); ``None``: no deny or ask. Between two
+        redirections, or two arguments, the one written first decides whatever the rules'
+        order: equal keys, and a line may put either first."""
         for kind, fields in enumerate(
             ((self.deny, self.redirect_deny, self.argument_deny),
              (self.ask, self.redirect_ask, self.argument_ask))
         ):  # fmt: skip
             for place, source in enumerate(fields):
                 if source is not None:
-                    return kind, place, source if isinstance(source, int) else 0
+                    return kind, place, source if place == 0 and isinstance(source, int) else 0
         return None
 
     @property
@@ -327,12 +329,12 @@ class _Search:
                     continue
                 if operator == "<" and self._one_sided(self.file_word(word), redirect=False):
                     tracked.append(word)
-                # A read redirection is decided as an argument is (an argument part stands
-                # for it), except that only an argument leaving the workspace is asked about.
-                if operator == ">" or word.startswith("/"):
-                    pair = self.decide(Command((self.neutral,), operator, word))
-                    if self._one_sided(pair, redirect=True):
-                        redirected.append((operator, word))
+                # A read redirection is decided as an argument is (except that only an
+                # argument leaving the workspace is asked about), but before every argument
+                # of the line and in its place among the write redirections: a part too.
+                pair = self.decide(Command((self.neutral,), operator, word))
+                if self._one_sided(pair, redirect=True):
+                    redirected.append((operator, word))
         for allow, _ in self.allows:
             for choice in allow.alternatives[1:]:
                 if any(any(self.hits_files(w)) for w in choice):
