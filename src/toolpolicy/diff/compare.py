@@ -27,6 +27,7 @@ from enum import StrEnum
 from ..core.errors import CallRejected
 from ..core.vocabulary import Behavior, Effect, SandboxMode
 from ..engine.knobs import KnobState
+from ..engine.request import PermissionRequest
 from ..engine.selection import ToolPolicy
 from .probes import Probe
 from .regions import LIMITED_SPECIAL
@@ -138,9 +139,16 @@ def decide(policy: ToolPolicy, probe: Probe, knobs: KnobState | None = None) -> 
     try:
         request = policy.request(probe.tool, probe.arguments)
     except CallRejected as exc:
-        return Outcome(Behavior.DENY, exc.code, exc.content, None)
-    state = knobs if knobs is not None else policy.knobs
-    decision = policy.engine.evaluate(request, state).effective
+        return _rejected(exc)
+    return _decided(policy, request, knobs if knobs is not None else policy.knobs)
+
+
+def _rejected(exc: CallRejected) -> Outcome:
+    return Outcome(Behavior.DENY, exc.code, exc.content, None)
+
+
+def _decided(policy: ToolPolicy, request: PermissionRequest, knobs: KnobState) -> Outcome:
+    decision = policy.engine.evaluate(request, knobs).effective
     runs_sandboxed = request.effect is Effect.EXECUTE and decision.behavior is not Behavior.DENY
     return Outcome(
         decision.behavior,
@@ -171,9 +179,24 @@ def compare(
     """Decide every probe on both sides; ``labels`` name the sides in the report."""
     results = []
     left_knobs, right_knobs = left.knobs, right.knobs
+    alike: dict[str, bool] = {}
     for probe in probes:
-        a = decide(left, probe, left_knobs)
-        b = decide(right, probe, right_knobs)
+        shared = alike.get(probe.tool)
+        if shared is None:
+            shared = alike[probe.tool] = _same_request(left, right, probe.tool)
+        if shared:
+            # One request serves both sides: the same tool definition reads the arguments
+            # alike, in the same workspace.
+            try:
+                request = left.request(probe.tool, probe.arguments)
+            except CallRejected as exc:
+                a = b = _rejected(exc)
+            else:
+                a = _decided(left, request, left_knobs)
+                b = _decided(right, request, right_knobs)
+        else:
+            a = decide(left, probe, left_knobs)
+            b = decide(right, probe, right_knobs)
         results.append(ProbeResult(probe, a, b, change_of(a, b)))
     regions = len({p.region for p in probes if p.region is not None})
     limited = next(
@@ -187,3 +210,9 @@ def compare(
         None,
     )
     return DiffReport(labels[0], labels[1], tuple(results), regions, incomplete=limited)
+
+
+def _same_request(left: ToolPolicy, right: ToolPolicy, tool: str) -> bool:
+    """Whether both sides prepare calls of ``tool`` alike: the same definition (or none on
+    either side) and the same workspace."""
+    return left.workspace == right.workspace and left.tools.get(tool) == right.tools.get(tool)
