@@ -48,7 +48,7 @@ from ..compile.command_scan import scan_runs
 from ..compile.plain_subset import PlainLine, recognise_plain
 from ..compile.rules import CompiledRule
 from ..core.decision import Decision
-from ..core.vocabulary import Behavior
+from ..core.vocabulary import Behavior, Effect
 from ..engine.evaluate import BOUNDARY, RULES
 from ..engine.selection import ToolPolicy
 from .automaton import AutomatonTooLarge, Nfa, SymbolSet, explore
@@ -272,6 +272,16 @@ class _Search:
             for side in rules
         )
         self.occurs = [item for item in patterns.values() if item[1] is not Behavior.ALLOW]
+        # The programs of the patterns whose last plain word is ``*`` (a redirection's
+        # target may fill it), all of them (``None``) if one has a wildcard program.
+        self.open_programs: frozenset[str] | None = frozenset(
+            p.key
+            for p, _ in patterns.values()
+            if _WILDCARD
+            in [c for w, c in zip(p.words, p.alternatives, strict=True) if not is_option(w)][-1]
+        )
+        if any(p.key == _WILDCARD for p, _ in patterns.values()):
+            self.open_programs = None
         self.parts: dict[_Pair, Command] = {}
         self.cache: dict[Command, _Pair] = {}
         self.texts = _Texts()
@@ -289,14 +299,93 @@ class _Search:
         pair = self.cache.get(command)
         if pair is None:
             text = self.texts[command]
-            pair = self.cache[command] = (
-                self.sides[0].signature(command, text),
-                self.sides[1].signature(command, text),
-            )
-            known = self.parts.get(pair)
-            if known is None or (len(text), text) < (len(self.texts[known]), self.texts[known]):
-                self.parts[pair] = command
+            pair = (self.sides[0].signature(command, text), self.sides[1].signature(command, text))
+            self._keep(command, pair)
         return pair
+
+    def _keep(self, command: Command, pair: _Pair) -> None:
+        """``command`` decided as ``pair``: a part, unless a shorter one decides alike."""
+        self.cache[command] = pair
+        text = self.texts[command]
+        known = self.parts.get(pair)
+        if known is None or (len(text), text) < (len(self.texts[known]), self.texts[known]):
+            self.parts[pair] = command
+
+    def redirection(self, words: tuple[str, ...], operator: str, word: str) -> _Pair:
+        """The signature of ``words OP word``, without an engine call where it follows from
+        known ones: the command rules see ``words`` alone, and the file is decided as in
+        ``w OP word`` (a read as the argument of ``w word`` is), its candidates before
+        those of ``words``' own arguments. That holds when no command pattern reads a
+        piece of ``word``, none whose last plain word is ``*`` (the target could fill it)
+        can run here (a wildcard program, or one of ``words``), every line is plain and
+        ``word`` none of ``words``' arguments that leave the workspace, and (for ``w <
+        word``) no boundary decision is involved: only an argument leaving the workspace is
+        asked about, a redirection never."""
+        command = Command(words, operator, word)
+        pair = self.cache.get(command)
+        if pair is not None:
+            return pair
+        alone = words == (self.neutral,)
+        if alone and operator == ">":
+            return self.decide(command)
+        if alone:
+            fields = [(s.argument_deny, s.argument_ask) for s in self.file_word(word)]
+            if any(not isinstance(f, int) for side in fields for f in side if f is not None):
+                return self.decide(command)
+        else:
+            fields = [(s.redirect_deny, s.redirect_ask) for s in self.redirection(
+                (self.neutral,), operator, word
+            )]  # fmt: skip
+        if not self._plain_redirection(command):
+            return self.decide(command)
+        left, right = self.decide(Command(words))
+        derived = (
+            SideSignature(
+                left.deny,
+                left.ask,
+                left.allow,
+                _first(fields[0][0], left.argument_deny),
+                _first(fields[0][1], left.argument_ask),
+            ),
+            SideSignature(
+                right.deny,
+                right.ask,
+                right.allow,
+                _first(fields[1][0], right.argument_deny),
+                _first(fields[1][1], right.argument_ask),
+            ),
+        )
+        self._keep(command, derived)
+        return derived
+
+    def _plain_redirection(self, command: Command) -> bool:
+        """Whether ``command`` and its words alone are plain lines that name the same
+        files but for the redirection, which no command pattern can read (nor a glob
+        widen), and ``w target`` one whose only path argument is the target."""
+        word = command.target
+        open_programs = self.open_programs
+        if (
+            open_programs is None
+            or any(program_key(w) in open_programs for w in command.words)
+            or "*" in word
+            or "?" in word
+            or self._names_rule_words(word)
+        ):
+            return False
+        line = recognise_plain(self.texts[command])
+        before = recognise_plain(self.texts[Command(command.words)])
+        argument = recognise_plain(self.texts[Command((self.neutral, word))])
+        effect = Effect.READ if command.redirect == "<" else Effect.WRITE
+        return (
+            isinstance(line, PlainLine)
+            and isinstance(before, PlainLine)
+            and isinstance(argument, PlainLine)
+            and not before.redirects
+            and [(r.effect, r.target) for r in line.redirects] == [(effect, word)]
+            and (line.arguments, line.leaving) == (before.arguments, before.leaving)
+            and word not in before.leaving
+            and argument.arguments == (word,)
+        )
 
     def file_word(self, word: str) -> _Pair:
         """The signature of ``word`` as the argument of a neutral program."""
@@ -332,7 +421,7 @@ class _Search:
                 # A read redirection is decided as an argument is (except that only an
                 # argument leaving the workspace is asked about), but before every argument
                 # of the line and in its place among the write redirections: a part too.
-                pair = self.decide(Command((self.neutral,), operator, word))
+                pair = self.redirection((self.neutral,), operator, word)
                 if self._one_sided(pair, redirect=True):
                     redirected.append((operator, word))
         for allow, _ in self.allows:
@@ -341,7 +430,7 @@ class _Search:
                     self._limit(f"a word of the allow pattern '{allow.text}' is a file")
         for prefix in self._explore(None):
             for operator, word in redirected:
-                self.decide(Command(prefix, operator, word))
+                self.redirection(prefix, operator, word)
         for pattern, behavior in self.occurs:
             key = self.semantics.key(pattern, behavior)
             one_sided = [key in self.hit_keys[0], key in self.hit_keys[1]]
@@ -372,11 +461,16 @@ class _Search:
             line = recognise_plain(quoted((self.neutral, spelled)))
             if not isinstance(line, PlainLine) or line.arguments != (spelled,):
                 continue
-            pieces = {w for run in scan_runs(quoted((spelled,))) for w in run}
-            if not any(p in self.words or program_key(p) in self.keys for p in pieces):
+            if not self._names_rule_words(spelled):
                 return spelled
         self._limit(f"the file region of {path!r} has no neutral plain argument word")
         return None
+
+    def _names_rule_words(self, word: str) -> bool:
+        """Whether a command pattern could read ``word`` (or a piece of it) as one of its
+        words or programs."""
+        pieces = {w for run in scan_runs(quoted((word,))) for w in run}
+        return any(p in self.words or program_key(p) in self.keys for p in pieces)
 
     def _limit(self, why: str) -> None:
         if why not in self.limits:

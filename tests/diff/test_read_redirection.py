@@ -1,0 +1,94 @@
+"""The search takes a redirection's signature from those the engine gave (``w < P`` from
+``w`` and ``w P``; ``a b > P`` from ``a b`` and ``w > P``) instead of asking the engine
+again: for random policies, commands and files, in a workspace with a symlink that leads
+outside, it must be the engine's own."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolpolicy.diff.command_language import PrefixSemantics
+from toolpolicy.diff.command_regions import Command, SideSignature, _Search
+from toolpolicy.diff.sides import load_sides, parse_side
+
+from .test_completeness import _write, policies
+
+WORDS = ("a", "b", "a/b", "c", "-a", "./-a", "../up", "/etc/x", "link/x", "~/a", ".git/config")
+PREFIX_WORDS = ("a", "b", "c", "w", "-a", "--all", "a/b", "../up", "/etc/x", "*")
+
+
+def _search(
+    root: Path, left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
+) -> tuple[_Search, str]:
+    ws = root / "ws"
+    ws.mkdir()
+    (ws / "a").write_text("x")
+    os.symlink("/etc", ws / "link")
+    left = _write(root / "left.yaml", left_rules)
+    right = _write(root / "right.yaml", right_rules)
+    sides = load_sides(parse_side(left), parse_side(right), str(ws))
+    rules = (sides[0].compiled.rules, sides[1].compiled.rules)
+    return _Search(sides, "shell", rules, PrefixSemantics()), str(ws)
+
+
+def _engine(search: _Search, command: Command) -> object:
+    text = command.text
+    return tuple(side.signature(command, text) for side in search.sides)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    left_rules=policies,
+    right_rules=policies,
+    prefixes=st.lists(st.lists(st.sampled_from(PREFIX_WORDS), min_size=1, max_size=3), max_size=3),
+)
+def test_a_redirection_is_signed_as_the_engine_decides_it(
+    left_rules: list[dict[str, object]],
+    right_rules: list[dict[str, object]],
+    prefixes: list[list[str]],
+) -> None:
+    with tempfile.TemporaryDirectory() as top:
+        search, ws = _search(Path(top), left_rules, right_rules)
+        for words in ((search.neutral,), *map(tuple, prefixes)):
+            for word in (*WORDS, f"{ws}/a", f"{ws}/b/c"):
+                for operator in "<>":
+                    derived = search.redirection(words, operator, word)
+                    command = Command(words, operator, word)
+                    assert derived == _engine(search, command), command.text
+
+
+def test_the_engine_is_not_asked_again_for_a_plain_read_redirection(tmp_path: Path) -> None:
+    """``w < secret`` under a read rule: no engine call beyond ``w`` and ``w secret``; with a
+    wildcard program (``* -x`` could read more than ``w``), the engine decides it."""
+    deny: dict[str, object] = {"behavior": "deny", "tools": ["read_file"], "paths": ["secret"]}
+    ask: dict[str, object] = {"behavior": "ask", "tools": ["shell"], "commands": ["x"]}
+    asked: list[str] = []
+    for root, extra, expected in (
+        ("plain", ask, []),
+        ("wild", {**ask, "commands": ["* -x"]}, ["w < secret"] * 2),
+    ):
+        (tmp_path / root).mkdir()
+        search, _ = _search(tmp_path / root, [deny, extra], [extra])
+        search.file_word("secret")
+        for side in search.sides:
+            signature = side.signature
+
+            def counted(
+                command: Command,
+                text: str,
+                signature: Callable[[Command, str], SideSignature] = signature,
+            ) -> SideSignature:
+                asked.append(text)
+                return signature(command, text)
+
+            side.signature = counted  # type: ignore[method-assign]
+        pair = search.redirection((search.neutral,), "<", "secret")
+        assert asked == expected
+        assert pair[0].redirect_deny is not None and pair[1].redirect_deny is None
+        asked.clear()
