@@ -319,8 +319,7 @@ class _Search:
         piece of ``word``, none whose last plain word is ``*`` (the target could fill it)
         can run here (a wildcard program, or one of ``words``), every line is plain and
         ``word`` none of ``words``' arguments that leave the workspace, and (for ``w <
-        word``) no boundary decision is involved: only an argument leaving the workspace is
-        asked about, a redirection never."""
+        word``, conservatively) no boundary decision is involved."""
         command = Command(words, operator, word)
         pair = self.cache.get(command)
         if pair is not None:
@@ -418,9 +417,9 @@ class _Search:
                     continue
                 if operator == "<" and self._one_sided(self.file_word(word), redirect=False):
                     tracked.append(word)
-                # A read redirection is decided as an argument is (except that only an
-                # argument leaving the workspace is asked about), but before every argument
-                # of the line and in its place among the write redirections: a part too.
+                # A read redirection is decided as an argument is, but before every
+                # argument of the line and in its place among the write redirections: a
+                # part too.
                 pair = self.redirection((self.neutral,), operator, word)
                 if self._one_sided(pair, redirect=True):
                     redirected.append((operator, word))
