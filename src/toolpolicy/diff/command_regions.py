@@ -419,9 +419,11 @@ class _Search:
                     tracked.append(word)
                 # A read redirection is decided as an argument is, but before every
                 # argument of the line and in its place among the write redirections: a
-                # part too.
+                # part too. Beside the allow words it stands for itself only where it
+                # leaves the workspace (elsewhere ``PREFIX PATH``, tracked, does).
                 pair = self.redirection((self.neutral,), operator, word)
-                if self._one_sided(pair, redirect=True):
+                beside = operator == ">" or word.startswith("/")
+                if beside and self._one_sided(pair, redirect=True):
                     redirected.append((operator, word))
         for allow, _ in self.allows:
             for choice in allow.alternatives[1:]:
