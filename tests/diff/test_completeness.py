@@ -233,6 +233,9 @@ def _absolute(arguments: object) -> bool:
     ],
     right_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["b"]}],
 )
+@example(  # "a > a/b": P03's "confirm every write" hides no path rule from a line's files
+    left_rules=[], right_rules=[{"behavior": "ask", "tools": ["write_file"], "paths": ["a/b"]}]
+)
 @example(  # "c < a ; c > b": a read redirection before a write one
     left_rules=[
         {"behavior": "deny", "tools": ["write_file"], "paths": ["b"]},

@@ -212,7 +212,9 @@ def _file_witnesses(
     out: list[list[str]] = []
     for name in _FILE_TOOLS:
         d = named[name]
-        rules = (_applicable(policies[0], d), _applicable(policies[1], d))
+        # A line's files are decided by path rules only (a rule that looks at no path,
+        # such as a profile's "confirm every write", does not hide them).
+        rules = (_path_rules(policies[0], d), _path_rules(policies[1], d))
         out.append(
             [
                 item.value
@@ -243,6 +245,11 @@ def _applicable(policy: ToolPolicy, d: ToolDefinition) -> tuple[CompiledRule, ..
         if (rule.tools is None or any(p.matches(d.name) for p in rule.tools))
         and (rule.effects is None or d.effect in rule.effects)
     )
+
+
+def _path_rules(policy: ToolPolicy, d: ToolDefinition) -> tuple[CompiledRule, ...]:
+    """The rules with paths that can apply to calls of ``d``."""
+    return tuple(rule for rule in _applicable(policy, d) if rule.paths is not None)
 
 
 def _plain(rules: Iterable[CompiledRule]) -> tuple[CompiledRule, ...]:
