@@ -122,11 +122,6 @@ def test_the_cli_and_the_hook_take_the_layer_by_name(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap (SECURITY.md): a relative path argument that is a symlink out of the "
-    "workspace is decided as written, not resolved",
-)
 def test_a_symlink_argument_leading_out_of_the_workspace_asks(tmp_path: Path) -> None:
     (tmp_path / "link").symlink_to("/etc", target_is_directory=True)
     policy = load(workspace=tmp_path, policies=["read-only-commands"])

@@ -186,3 +186,66 @@ def test_gluing_a_path_to_an_option_never_loosens_the_decision(
     separate = _shell(policy, f"{program} -{letters} {target} x")
     glued = _shell(policy, f"{program} -{letters}{'=' if equals else ''}{target} x")
     assert glued.behavior >= separate.behavior
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[bool, ToolPolicy]]:
+    """A workspace with links that stay in (``in`` -> ``a``, ``here`` -> ``.``) and links that
+    lead out (``out`` -> a folder outside, ``up`` -> ``..``), and its two policies."""
+    folder = tmp_path_factory.mktemp("linked")
+    outside = folder / "outside"
+    (outside / "a").mkdir(parents=True)
+    workspace = folder / "ws"
+    (workspace / "a" / "src").mkdir(parents=True)
+    (workspace / "in").symlink_to("a", target_is_directory=True)
+    (workspace / "here").symlink_to(".", target_is_directory=True)
+    (workspace / "out").symlink_to(outside, target_is_directory=True)
+    (workspace / "up").symlink_to("..", target_is_directory=True)
+    policies = {
+        ruled: load("P03", policies=[_policy(folder, read_rule=ruled)], workspace=str(workspace))
+        for ruled in (False, True)
+    }
+    return workspace.resolve(), policies
+
+
+@_PROPERTY
+@given(
+    segments=st.lists(
+        st.sampled_from(["in", "here", "out", "up", "a", "src", "..", "x.txt"]),
+        min_size=1,
+        max_size=4,
+    ),
+    spelling=st.sampled_from(["wc {}", "wc < {}", "cat -- {}", "grep -f{} x"]),
+    ruled=st.booleans(),
+)
+def test_a_read_through_a_symlink_out_of_the_workspace_asks(
+    linked: tuple[Path, dict[bool, ToolPolicy]],
+    segments: list[str],
+    spelling: str,
+    ruled: bool,
+) -> None:
+    """Bash opens the file, so no check at the open follows the decision: a read whose path
+    leads out of the workspace once its symlinks are resolved asks, however it is spelled;
+    one that stays inside is left to the rules (here: allowed)."""
+    root, policies = linked
+    target = "/".join(segments)
+    decision = _shell(policies[ruled], spelling.format(target))
+    real = os.path.realpath(root / target)
+    if real != str(root) and not real.startswith(f"{root}/"):
+        assert _said(decision) == _ASKED
+    elif "x" not in spelling.format(""):  # grep's pattern word 'x' is read as a path too
+        assert decision.behavior.label == "allow"
+
+
+def test_a_read_decided_before_a_symlink_appears_is_decided_again_after(
+    tmp_path: Path,
+) -> None:
+    """The decision of a line that names files is never remembered by its text: the link
+    that appears between two identical calls is seen by the second."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    policy = load("P03", policies=[_policy(tmp_path, read_rule=False)], workspace=str(workspace))
+    line = "cat notes/hostname"
+    assert _said(_shell(policy, line))[0] == "allow"
+    (workspace / "notes").symlink_to("/etc", target_is_directory=True)
+    assert _said(_shell(policy, line)) == _ASKED

@@ -30,7 +30,6 @@ __all__ = [
     "PlainCommand",
     "PlainLine",
     "Redirect",
-    "leaves_workspace",
     "recognise_plain",
 ]
 
@@ -184,7 +183,7 @@ class _Recogniser:
         if not self.commands:
             raise _Refused("no command", 0)
         arguments = tuple(dict.fromkeys(_paths(self.commands)))
-        leaving = tuple(path for path in arguments if leaves_workspace(path))
+        leaving = tuple(path for path in arguments if _leaves(path))
         return PlainLine(tuple(self.commands), tuple(self.redirects), arguments, leaving)
 
     def skip_blanks(self) -> None:
@@ -371,7 +370,7 @@ def _attached_values(word: str) -> Iterator[str]:
         yield tail[1:] if tail.startswith("=") and len(tail) > 1 else tail
 
 
-def leaves_workspace(path: str) -> bool:
+def _leaves(path: str) -> bool:
     """Whether ``path``, as written, leaves the workspace: absolute, ``~`` or a ``..`` segment."""
     return path.startswith(("/", "~")) or ".." in path.split("/")
 

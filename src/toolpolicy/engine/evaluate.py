@@ -289,14 +289,9 @@ class DecisionEngine:
         plain = command.plain if command is not None else None
         if plain is None:
             return True
-        named = (*plain.arguments, *(r.target for r in plain.redirects))
-        if not named:
-            return True
-        if any("*" in p or "?" in p or p.startswith("~") for p in named):
-            return False
-        # The line's files are decided as read_file/write_file calls: home rules read $HOME.
-        index = self._policy.rule_index
-        return not any(index.rules_for(t).has_outside_paths for t in ("read_file", "write_file"))
+        # A line that names files had them decided on disk: a read is resolved through its
+        # symlinks, a glob is expanded, ``~`` and home rules read $HOME.
+        return not (plain.arguments or plain.redirects)
 
     def _evaluate(
         self,
@@ -519,10 +514,8 @@ class DecisionEngine:
         found: list[tuple[Candidate, str | None]] = []
         if not (plain.redirects or plain.arguments):
             return found
-        reads = self._policy.rule_index.rules_for("read_file")
         memo = self._accesses
-        workspace = shell.context.workspace
-        for access in file_accesses(plain, arguments=reads.has_path_rules, workspace=workspace):
+        for access in file_accesses(plain, shell.context.workspace):
             if memo is None:
                 found.extend(self._access_candidates(access, shell))
                 continue
@@ -548,7 +541,7 @@ class DecisionEngine:
                 return ((Candidate(BOUNDARY, denied), None),)
             view = index.rules_for("write_file")
         else:
-            if access.reads_outside and self._outside(file.path or ""):
+            if self._read_leaves(access, file.path or ""):
                 found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
             view = index.rules_for("read_file")
         if view.has_path_rules:
@@ -557,10 +550,16 @@ class DecisionEngine:
                     found.append((Candidate(RULES, decision, rule.name), rule.label))
         return tuple(found)
 
-    def _outside(self, path: str) -> bool:
+    def _read_leaves(self, access: FileAccess, path: str) -> bool:
+        """Whether a line's read leaves the workspace: as written (absolute, ``~``, ``..``)
+        or through a symlink on disk now. Bash, not a file tool, opens the file, so no check
+        at the open follows this decision: the path is resolved here."""
+        if access.effect is not Effect.READ:
+            return False
+        root = self._boundary.root
         try:
-            return self._boundary.target_relative(path) is None
-        except Exception:
+            return _inside(root, os.path.realpath(os.path.join(root, path))) is None
+        except (OSError, ValueError):
             return True
 
 

@@ -88,10 +88,18 @@ def _shell_steps(command: CommandLine, rules: Sequence[CompiledRule]) -> list[St
             else:
                 detail = f"{shown} - allowed by {covering[0].name} ({covering[1].text!r})"
             steps.append(Step(f"command {number}", detail))
-        for access in file_accesses(plain, arguments=False):
+        for access in file_accesses(plain):
+            if access.redirect:
+                steps.append(
+                    Step("file access", f"{access.describe()} is a {access.effect.value}, "
+                         "decided by the workspace boundary and the path rules")
+                )  # fmt: skip
+        if plain.arguments:
+            named = ", ".join(repr(path) for path in plain.arguments)
             steps.append(
-                Step("file access", f"{access.describe()} is a {access.effect.value}, decided "
-                     "by the workspace boundary and the path rules")
+                Step("file arguments", f"{named} may each be a file the line reads: the read "
+                     "path rules decide them, and one that leaves the workspace, as written "
+                     "or through a symlink, asks")
             )  # fmt: skip
     for rule in command_rules:
         if rule.behavior is Behavior.ALLOW:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from types import MappingProxyType
 
 from ..compile.index import RuleIndex
-from ..compile.plain_subset import PlainLine, leaves_workspace
+from ..compile.plain_subset import PlainLine
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
 from ..tools.definitions import builtin_definitions
@@ -56,12 +56,6 @@ class FileAccess(NamedTuple):
             return f"redirection '{'<' if self.effect is Effect.READ else '>'} {self.path}'"
         return f"argument '{self.path}'"
 
-    @property
-    def reads_outside(self) -> bool:
-        """Whether this reads a file that leaves the workspace as written (absolute, ``~``,
-        a ``..`` segment): asked about alike as an argument and as a ``<`` redirection."""
-        return self.effect is Effect.READ and leaves_workspace(self.path)
-
 
 def files_ruled(index: RuleIndex) -> bool:
     """Whether path rules of ``read_file`` or ``write_file`` exist: then they decide a plain
@@ -69,21 +63,18 @@ def files_ruled(index: RuleIndex) -> bool:
     return any(index.rules_for(tool).has_path_rules for tool in _TOOL_FOR.values())
 
 
-def file_accesses(
-    plain: PlainLine, *, arguments: bool, workspace: str = ""
-) -> Iterator[FileAccess]:
-    """The redirections of ``plain``, then its arguments that may name a file the program
-    reads: all of them with ``arguments`` (a ``*``/``?`` glob also as every file it matches
-    in ``workspace`` now, as bash will expand it), else only those that leave the workspace.
-    """
+def file_accesses(plain: PlainLine, workspace: str = "") -> Iterator[FileAccess]:
+    """The redirections of ``plain``, then every argument that may name a file the program
+    reads (a ``*``/``?`` glob also as every file it matches in ``workspace`` now, as bash
+    will expand it)."""
     for redirect in plain.redirects:
         if redirect.target not in SINKS:
             yield FileAccess(redirect.effect, redirect.target, True)
-    for path in plain.arguments if arguments else plain.leaving:
+    for path in plain.arguments:
         if path in SINKS:
             continue
         yield FileAccess(Effect.READ, path, False)
-        if arguments and workspace and ("*" in path or "?" in path):
+        if workspace and ("*" in path or "?" in path):
             matches = glob.glob(os.path.expanduser(path), root_dir=workspace)
             if len(matches) > MAX_GLOB_MATCHES:
                 yield FileAccess(Effect.READ, path, False, unchecked=True)
