@@ -337,23 +337,17 @@ class _Search:
             )]  # fmt: skip
         if not self._plain_redirection(command):
             return self.decide(command)
-        left, right = self.decide(Command(words))
-        derived = (
+        left, right = (
             SideSignature(
-                left.deny,
-                left.ask,
-                left.allow,
-                _first(fields[0][0], left.argument_deny),
-                _first(fields[0][1], left.argument_ask),
-            ),
-            SideSignature(
-                right.deny,
-                right.ask,
-                right.allow,
-                _first(fields[1][0], right.argument_deny),
-                _first(fields[1][1], right.argument_ask),
-            ),
+                side.deny,
+                side.ask,
+                side.allow,
+                _first(deny, side.argument_deny),
+                _first(ask, side.argument_ask),
+            )
+            for side, (deny, ask) in zip(self.decide(Command(words)), fields, strict=True)
         )
+        derived = (left, right)
         self._keep(command, derived)
         return derived
 
