@@ -28,9 +28,13 @@ CHILD = Path(__file__).with_name("crash_child.py")
 
 
 def _audit_lines(audit: Path) -> list[dict[str, object]]:
+    """The whole lines of ``audit``. A SIGKILL between the pages of one ``write`` may leave
+    the last line cut (the kernel checks for a fatal signal before each page it copies): that
+    torn tail is what the next append closes and ``audit verify`` reports, and the call it
+    was recording never ran, so it is dropped here; every other line must be whole JSON."""
     data = audit.read_bytes() if audit.exists() else b""
-    assert data == b"" or data.endswith(b"\n"), "the last audit line is cut"
-    return [json.loads(line) for line in data.splitlines()]
+    lines = data.split(b"\n")
+    return [json.loads(line) for line in lines[:-1]]
 
 
 @settings(
