@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import toolpolicy
 from toolpolicy.engine.builtin import builtin_profile
-from toolpolicy.engine.cache import load_compiled, load_sources
+from toolpolicy.engine.cache import KEEP_ENTRIES, load_compiled, load_sources
 from toolpolicy.engine.selection import CompiledSources, assemble
 from toolpolicy.language.resources import data_dir
 
@@ -303,3 +303,49 @@ def test_an_entry_naming_a_callable_is_rebuilt_and_nothing_runs(
         assert setup.read_env(setup.compiled()) == ("deny", "Secrets stay closed")
         assert not marker.exists()
     assert _lazy(setup.compiled())  # rewritten: read from the cache again
+
+
+def test_writing_an_entry_keeps_the_newest_entries_and_removes_only_its_own_leftovers(
+    setup: Setup,
+) -> None:
+    """Editing a policy day after day must not fill the disk: each entry written keeps the
+    newest ``KEEP_ENTRIES``, removes the earlier JSON format and writers' temporary files left
+    for an hour, and never touches a file of another name (or a link, or a folder)."""
+    assert KEEP_ENTRIES == 256  # the bound the README names
+    setup.cache.mkdir(mode=0o700)
+    stems = [hashlib.sha256(str(n).encode()).hexdigest()[:40] for n in range(KEEP_ENTRIES + 40)]
+    for age, stem in enumerate(stems):  # stems[0] the newest
+        entry = setup.cache / f"{stem}.entry"
+        entry.write_bytes(b"stale")
+        os.utime(entry, (1_000_000_000 - age, 1_000_000_000 - age))
+    legacy = setup.cache / f"{stems[0]}.json"
+    legacy.write_text("{}")
+    old_temp, new_temp = setup.cache / ".entry-old", setup.cache / ".entry-new"
+    old_temp.write_bytes(b"")
+    new_temp.write_bytes(b"")
+    os.utime(old_temp, (1_000_000_000, 1_000_000_000))
+    foreign = [setup.cache / "notes.txt", setup.cache / f"{stems[1].upper()}.entry"]
+    for path in foreign:
+        path.write_text("mine")
+        os.utime(path, (1, 1))  # older than every entry: kept only for its name
+    (setup.cache / f"{stems[2][:39]}x.entry").symlink_to(setup.ws)
+    (setup.cache / f"{'0' * 40}.entry").mkdir()
+
+    setup.compiled()  # cold: writes one entry, then prunes
+
+    left = {p.name for p in setup.cache.iterdir()}
+    written = left - {f"{s}.entry" for s in stems} - {p.name for p in foreign}
+    written -= {".entry-new", f"{stems[2][:39]}x.entry", "0" * 40 + ".entry"}
+    assert written and all(name.endswith(".entry") for name in written)  # sources, compiled
+    # The newest KEEP_ENTRIES by time: the new ones, then the newest old ones.
+    kept = KEEP_ENTRIES - len(written)
+    assert {f"{s}.entry" for s in stems[:kept]} <= left
+    assert not {f"{s}.entry" for s in stems[kept:]} & left
+    assert not legacy.exists() and not old_temp.exists()
+    assert new_temp.exists() and all(p.exists() for p in foreign)
+    assert (setup.cache / f"{stems[2][:39]}x.entry").is_symlink()
+    assert (setup.cache / f"{'0' * 40}.entry").is_dir()
+    assert setup.ws.is_dir()
+    # The entry just written is read by the next call.
+    entries = setup.entries()
+    assert _lazy(setup.compiled()) and setup.entries() == entries

@@ -29,6 +29,7 @@ import io
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum
 from types import MappingProxyType
@@ -51,7 +52,7 @@ try:  # the C unpickler alone: ``pickle`` itself costs the hook a millisecond to
 except ImportError:  # pragma: no cover - an interpreter without the accelerator
     from pickle import Unpickler, UnpicklingError
 
-__all__ = ["cache_dir", "load_compiled", "load_sources"]
+__all__ = ["KEEP_ENTRIES", "cache_dir", "load_compiled", "load_sources"]
 
 _FORMAT = 2
 _MAGIC = b"toolpolicy-cache\n"
@@ -243,8 +244,47 @@ def _write(
         except BaseException:
             os.unlink(temp)
             raise
+        _prune(folder, keep=entry)
     except OSError:
         pass  # a cache that cannot be written only costs speed
+
+
+KEEP_ENTRIES = 256
+"""How many entries a cache folder keeps. Each entry written removes the oldest beyond these,
+the entries of the earlier JSON format and writers' temporary files left for an hour, so that
+editing a policy day after day does not fill the disk; an entry removed while still in use is
+rebuilt by its next call."""
+
+_HEX = "0123456789abcdef"
+_STALE_TEMP_SECONDS = 3600
+
+
+def _prune(folder: str, keep: str) -> None:
+    """Remove from ``folder`` (private, ours) what :data:`KEEP_ENTRIES` says, never ``keep``
+    and never a file whose name is not one this module writes."""
+    now = time.time()
+    entries: list[tuple[float, str]] = []
+    doomed: list[str] = []
+    with os.scandir(folder) as found:
+        for item in found:
+            if not item.is_file(follow_symlinks=False):
+                continue
+            stem, _, suffix = item.name.partition(".")
+            ours = len(stem) == 40 and not stem.strip(_HEX)
+            if ours and suffix == "entry":
+                entries.append((item.stat(follow_symlinks=False).st_mtime, item.path))
+            elif (ours and suffix == "json") or (
+                item.name.startswith(".entry-")
+                and now - item.stat(follow_symlinks=False).st_mtime > _STALE_TEMP_SECONDS
+            ):
+                doomed.append(item.path)
+    entries.sort(reverse=True)
+    doomed.extend(path for _, path in entries[KEEP_ENTRIES:] if path != keep)
+    import contextlib  # only when an entry is written, never on the warm path
+
+    for path in doomed:
+        with contextlib.suppress(OSError):  # another process pruned it first
+            os.unlink(path)
 
 
 def _private(folder: str) -> bool:
