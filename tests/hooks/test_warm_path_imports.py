@@ -45,6 +45,7 @@ OFF_THE_WARM_PATH = (
     "unicodedata",
     "toolpolicy.engine.terminal_text",
     "toolpolicy.engine.sources",
+    "toolpolicy.engine.redaction",
     *SHELL_PARSING,
     "toolpolicy.hooks.codex",
     "toolpolicy.hooks.gemini",

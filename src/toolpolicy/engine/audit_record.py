@@ -16,7 +16,6 @@ from ..core.records import AuditRecord
 from ..core.vocabulary import ApprovalOutcome
 from .audit import arguments_sha256, utc_now
 from .knobs import KnobState
-from .redaction import redacted_arguments
 
 if TYPE_CHECKING:
     from typing import Any
@@ -59,7 +58,7 @@ def decision_record(
         str(knobs.approval),
         str(approval_outcome) if approval_outcome is not None else None,
         arguments_sha256(_plain_dict(arguments)),
-        redacted_arguments(arguments) if include_arguments else None,
+        _redacted(arguments) if include_arguments else None,
         extra,
     )
 
@@ -101,6 +100,14 @@ def executed_record(
         approval="",
         approval_outcome=None,
         arguments_sha256=arguments_sha256(_plain_dict(arguments)),
-        arguments=redacted_arguments(arguments) if include_arguments else None,
+        arguments=_redacted(arguments) if include_arguments else None,
         extra=extra,
     )
+
+
+def _redacted(arguments: Mapping[str, object]) -> dict[str, object]:
+    """The arguments as recorded with ``--audit-arguments``; imported only then (the hook
+    records none by default and does not load the redaction module)."""
+    from .redaction import redacted_arguments
+
+    return redacted_arguments(arguments)
