@@ -233,7 +233,7 @@ def test_a_read_through_a_symlink_out_of_the_workspace_asks(
     real = os.path.realpath(root / target)
     if real != str(root) and not real.startswith(f"{root}/"):
         assert _said(decision) == _ASKED
-    elif "x" not in spelling.format(""):  # grep's pattern word 'x' is read as a path too
+    elif not spelling.startswith("grep -f"):  # a glued value's tails (-fin/a: /a) may leave
         assert decision.behavior.label == "allow"
 
 

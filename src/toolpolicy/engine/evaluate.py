@@ -188,9 +188,9 @@ class DecisionEngine:
         # Under a lexical boundary, evaluations by everything of a call that a participant
         # reads (tool, effect, path, command, escalation) and the knobs, when ``text_only``.
         self._by_text: dict[tuple[object, ...], Evaluation] = {}
-        # After ``remember_arguments``: each shell file access's candidates, by the access
-        # and whether the line's words leave the workspace there; and what the rules said
-        # about a call, by its tool, path, boundary target, command and workspace.
+        # After ``remember_arguments``: each shell file access's candidates, by the access;
+        # and what the rules said about a call, by its tool, path, boundary target, command
+        # and workspace.
         self._accesses: dict[FileAccess, _AccessCandidates] | None = None
         self._said: dict[tuple[object, ...], _RulesSaid] | None = None
 
@@ -541,7 +541,7 @@ class DecisionEngine:
                 return ((Candidate(BOUNDARY, denied), None),)
             view = index.rules_for("write_file")
         else:
-            if self._read_leaves(access, file.path or ""):
+            if self._leads_out(file.path or ""):
                 found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
             view = index.rules_for("read_file")
         if view.has_path_rules:
@@ -550,12 +550,10 @@ class DecisionEngine:
                     found.append((Candidate(RULES, decision, rule.name), rule.label))
         return tuple(found)
 
-    def _read_leaves(self, access: FileAccess, path: str) -> bool:
-        """Whether a line's read leaves the workspace: as written (absolute, ``~``, ``..``)
-        or through a symlink on disk now. Bash, not a file tool, opens the file, so no check
-        at the open follows this decision: the path is resolved here."""
-        if access.effect is not Effect.READ:
-            return False
+    def _leads_out(self, path: str) -> bool:
+        """Whether a file a line reads is outside the workspace: as written (absolute, ``~``,
+        ``..``) or through a symlink on disk now. Bash, not a file tool, opens the file, so
+        no check at the open follows this decision: the path is resolved here."""
         root = self._boundary.root
         try:
             return _inside(root, os.path.realpath(os.path.join(root, path))) is None
