@@ -173,7 +173,8 @@ def explore(
     start: _State = (domain.start, nfa.start_set(starts))
     parents: dict[_State, tuple[_State, int] | None] = {start: None}
     found: dict[frozenset[int], tuple[int, ...]] = {}
-    successors: dict[frozenset[int], list[tuple[int, frozenset[int]]]] = {}
+    successors: dict[frozenset[int], list[tuple[int, int, frozenset[int]]]] = {}
+    ranks: dict[int, int] = {}
     steps: dict[tuple[Hashable, int], Hashable | None] = {}
     accepting: dict[Hashable, bool] = {}
     queue = deque([start])
@@ -190,8 +191,8 @@ def explore(
         pruned = valid and bool(stop) and not stop.isdisjoint(nfa.matched(states))
         moves = successors.get(states)
         if moves is None:
-            moves = successors[states] = _successors(nfa, states, domain)
-        for symbol, targets in moves:
+            moves = successors[states] = _successors(nfa, states, domain, ranks)
+        for _, symbol, targets in moves:
             if pruned and symbol == below:
                 continue
             key = (where, symbol)
@@ -214,37 +215,51 @@ def explore(
 
 
 def _successors(
-    nfa: CompiledNfa, states: frozenset[int], domain: Domain
-) -> list[tuple[int, frozenset[int]]]:
+    nfa: CompiledNfa, states: frozenset[int], domain: Domain, ranks: dict[int, int]
+) -> list[tuple[int, int, frozenset[int]]]:
     """One successor per symbol a live edge or the domain singles out, one for the rest,
-    in the domain's order of preference."""
-    listed: dict[int, set[int]] = {}
+    each as ``(rank, symbol, states reached)``, in the domain's order of preference
+    (``ranks`` remembers ``domain.rank``)."""
+    listed: dict[int, frozenset[int]] = {}
     unlisted: list[tuple[frozenset[int], frozenset[int]]] = []
+    moves = nfa.moves
     for state in states:
-        for symbols, reached in nfa.moves[state]:
+        for symbols, reached in moves[state]:
             if symbols.negated:
                 unlisted.append((symbols.symbols, reached))
-            else:
-                for symbol in symbols.symbols:
-                    listed.setdefault(symbol, set()).update(reached)
+                continue
+            for symbol in symbols.symbols:
+                known = listed.get(symbol)
+                listed[symbol] = reached if known is None else known | reached
     named = set(listed)
     for excluded, _ in unlisted:
         named |= excluded
     extra, rest = domain.split(frozenset(named))
-    out: list[tuple[int, frozenset[int]]] = []
-    for symbol in sorted(named | extra, key=domain.rank):
-        targets = set(listed.get(symbol, ()))
+    empty: frozenset[int] = frozenset()
+    tried: list[tuple[int, frozenset[int]]] = []
+    for symbol in named | extra if extra else named:
+        targets = listed.get(symbol, empty)
         for excluded, reached in unlisted:
             if symbol not in excluded:
                 targets |= reached
-        out.append((symbol, frozenset(targets)))
+        tried.append((symbol, targets))
     if rest is not None:
-        targets = set()
+        targets = empty
         for _, reached in unlisted:
             targets |= reached
-        out.append((rest, frozenset(targets)))
-        out.sort(key=lambda item: domain.rank(item[0]))
+        tried.append((rest, targets))
+    out: list[tuple[int, int, frozenset[int]]] = []
+    for symbol, targets in tried:
+        rank = ranks.get(symbol)
+        if rank is None:
+            rank = ranks[symbol] = domain.rank(symbol)
+        out.append((rank, symbol, targets))
+    out.sort(key=_first)
     return out
+
+
+def _first(item: tuple[int, int, frozenset[int]]) -> int:
+    return item[0]
 
 
 def _path(parents: dict[_State, tuple[_State, int] | None], state: _State) -> tuple[int, ...]:
