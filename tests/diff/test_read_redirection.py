@@ -13,7 +13,6 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpolicy.diff.command_language import PrefixSemantics
 from toolpolicy.diff.command_regions import Command, SideSignature, _Search
 from toolpolicy.diff.sides import load_sides, parse_side
 
@@ -34,7 +33,7 @@ def _search(
     right = _write(root / "right.yaml", right_rules)
     sides = load_sides(parse_side(left), parse_side(right), str(ws))
     rules = (sides[0].compiled.rules, sides[1].compiled.rules)
-    return _Search(sides, "shell", rules, PrefixSemantics()), str(ws)
+    return _Search(sides, "shell", rules), str(ws)
 
 
 def _engine(search: _Search, command: Command) -> object:

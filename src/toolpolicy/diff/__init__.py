@@ -11,7 +11,6 @@ workspace (``compare``) and rendered as text, JSON or markdown (``render``).
 from __future__ import annotations
 
 from .automaton import AutomatonTooLarge
-from .command_language import CommandSemantics, PrefixSemantics
 from .compare import Change, DiffReport, Outcome, ProbeResult, Verdict, compare, decide
 from .probes import Probe, generate_probes
 from .recorded import RecordedCalls, RecordedCallsError, read_recorded_calls
@@ -24,10 +23,8 @@ __all__ = [
     "RENDERERS",
     "AutomatonTooLarge",
     "Change",
-    "CommandSemantics",
     "DiffReport",
     "Outcome",
-    "PrefixSemantics",
     "Probe",
     "ProbeResult",
     "RecordedCalls",

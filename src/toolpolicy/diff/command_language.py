@@ -3,7 +3,7 @@
 The model is one *simple command*: a sequence of words, written as a line with each word
 shell-quoted. The alphabet is every word the rules spell (alternatives included), extra
 words a search asks for, and one *neutral* word standing for all the rest.
-:class:`PrefixSemantics` encodes how ``compile/command_patterns.py`` reads a pattern:
+The functions here encode how ``compile/command_patterns.py`` reads a pattern:
 
 * an allow covers a plain command whose first words are the pattern's, each one of its
   word's alternatives (``*`` any one word);
@@ -20,7 +20,7 @@ no allow's literal word sees it.
 
 Wrappers, ``bash -c`` and ``eval`` need no model: the engine's conservative reading finds a
 deny's program wherever it is written, and no allow covers a line outside the plain subset
-(every witness here is plain). Another semantics is another class with the same methods.
+(every witness here is plain).
 """
 
 from __future__ import annotations
@@ -28,21 +28,22 @@ from __future__ import annotations
 import itertools
 import shlex
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from typing import Protocol
 
 from ..compile.command_patterns import CommandPattern, program_key
 from ..core.vocabulary import Behavior
 from .automaton import Nfa, SymbolSet
 
 __all__ = [
-    "CommandSemantics",
-    "PrefixSemantics",
     "WordAlphabet",
     "WordDomain",
+    "add_pattern",
+    "command_line",
     "fresh_spelling",
     "is_option",
     "neutral_words",
     "option_atoms",
+    "pattern_hits",
+    "pattern_key",
     "provided_atoms",
     "quoted",
 ]
@@ -155,109 +156,77 @@ class WordDomain:
         return -1 if symbol == self._alphabet.other else symbol
 
 
-class CommandSemantics(Protocol):
-    """How a command rule's prefix reads a simple command, as a word automaton."""
-
-    def add_pattern(
-        self,
-        nfa: Nfa,
-        pattern: CommandPattern,
-        behavior: Behavior,
-        alphabet: WordAlphabet,
-        id_: int,
-    ) -> int:
-        """Add ``pattern`` as a rule of ``behavior`` reads it; returns its start state."""
-        ...
-
-    def key(self, pattern: CommandPattern, behavior: Behavior) -> Hashable:
-        """Two (pattern, behavior) pairs with the same key are the same language."""
-        ...
-
-    def hits(self, pattern: CommandPattern, behavior: Behavior, words: tuple[str, ...]) -> bool:
-        """Whether ``pattern`` hits the simple command ``words`` (to describe a region)."""
-        ...
-
-    def line(self, commands: Sequence[str]) -> str:
-        """The command line of one or more simple commands (each already quoted)."""
-        ...
+def pattern_key(pattern: CommandPattern, behavior: Behavior) -> Hashable:
+    """Two (pattern, behavior) pairs with the same key are the same language: an allow
+    reads a prefix, a deny and an ask an occurrence."""
+    return (pattern.alternatives, behavior is Behavior.ALLOW)
 
 
-class PrefixSemantics:
-    """Today's semantics (see the module docstring)."""
-
-    def key(self, pattern: CommandPattern, behavior: Behavior) -> Hashable:
-        """Allow reads a prefix, deny and ask an occurrence."""
-        return (pattern.alternatives, behavior is Behavior.ALLOW)
-
-    def add_pattern(
-        self,
-        nfa: Nfa,
-        pattern: CommandPattern,
-        behavior: Behavior,
-        alphabet: WordAlphabet,
-        id_: int,
-    ) -> int:
-        """Allow: the words of a choice at each position, from the first word. Deny and
-        ask: the program by basename anywhere, then each further plain choice in order
-        with anything between, while the words after the program gather the options'
-        atoms (states: plain choices read x atoms seen)."""
-        anything = SymbolSet(frozenset(), negated=True)
-        if behavior is Behavior.ALLOW:
-            start = state = nfa.state()
-            for choice in pattern.alternatives:
-                nxt = nfa.state()
-                nfa.edge(state, _reads(choice, alphabet), nxt)
-                state = nxt
-            nfa.edge(state, anything, state)
-            nfa.accept(state, id_)
-            return start
-        rest = pattern.alternatives[1:]
-        plain = [choice for choice in rest if not is_option(choice[0])]
-        options = [[option_atoms(a) for a in choice] for choice in rest if is_option(choice[0])]
-        atoms = sorted({atom for choice in options for needed in choice for atom in needed})
-        bit = {atom: 1 << i for i, atom in enumerate(atoms)}
-        providers: dict[int, int] = {}
-        for symbol, word in enumerate(alphabet.words):
-            mask = sum(bit[a] for a in provided_atoms(word, atoms))
-            if mask:
-                providers[symbol] = mask
-        quiet = frozenset(providers)
-        start = nfa.state()
-        nfa.edge(start, anything, start)
-        masks = range(1 << len(atoms))
-        states = {(i, m): nfa.state() for i in range(len(plain) + 1) for m in masks}
-        program = (
-            anything if pattern.key == _WILDCARD else SymbolSet(alphabet.programs(pattern.key))
-        )
-        nfa.edge(start, program, states[(0, 0)])
-        for (i, m), state in states.items():
-            nfa.edge(state, SymbolSet(quiet, negated=True), state)
-            for symbol, mask in providers.items():
-                nfa.edge(state, SymbolSet(frozenset((symbol,))), states[(i, m | mask)])
-            if i < len(plain):
-                reads = _reads(plain[i], alphabet)
-                if reads.negated:
-                    nfa.edge(
-                        state, SymbolSet(reads.symbols | quiet, negated=True), states[(i + 1, m)]
-                    )
-                else:
-                    nfa.edge(state, SymbolSet(reads.symbols - quiet), states[(i + 1, m)])
-                for symbol, mask in providers.items():
-                    if symbol in reads:
-                        nfa.edge(state, SymbolSet(frozenset((symbol,))), states[(i + 1, m | mask)])
-            elif all(any(sum(bit[a] for a in need) & ~m == 0 for need in c) for c in options):
-                nfa.accept(state, id_)
+def add_pattern(
+    nfa: Nfa, pattern: CommandPattern, behavior: Behavior, alphabet: WordAlphabet, id_: int
+) -> int:
+    """Add ``pattern`` as a rule of ``behavior`` reads it (``id_`` names it); returns its
+    start state. Allow: the words of a choice at each position, from the first word. Deny and
+    ask: the program by basename anywhere, then each further plain choice in order
+    with anything between, while the words after the program gather the options'
+    atoms (states: plain choices read x atoms seen)."""
+    anything = SymbolSet(frozenset(), negated=True)
+    if behavior is Behavior.ALLOW:
+        start = state = nfa.state()
+        for choice in pattern.alternatives:
+            nxt = nfa.state()
+            nfa.edge(state, _reads(choice, alphabet), nxt)
+            state = nxt
+        nfa.edge(state, anything, state)
+        nfa.accept(state, id_)
         return start
+    rest = pattern.alternatives[1:]
+    plain = [choice for choice in rest if not is_option(choice[0])]
+    options = [[option_atoms(a) for a in choice] for choice in rest if is_option(choice[0])]
+    atoms = sorted({atom for choice in options for needed in choice for atom in needed})
+    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
+    providers: dict[int, int] = {}
+    for symbol, word in enumerate(alphabet.words):
+        mask = sum(bit[a] for a in provided_atoms(word, atoms))
+        if mask:
+            providers[symbol] = mask
+    quiet = frozenset(providers)
+    start = nfa.state()
+    nfa.edge(start, anything, start)
+    masks = range(1 << len(atoms))
+    states = {(i, m): nfa.state() for i in range(len(plain) + 1) for m in masks}
+    program = anything if pattern.key == _WILDCARD else SymbolSet(alphabet.programs(pattern.key))
+    nfa.edge(start, program, states[(0, 0)])
+    for (i, m), state in states.items():
+        nfa.edge(state, SymbolSet(quiet, negated=True), state)
+        for symbol, mask in providers.items():
+            nfa.edge(state, SymbolSet(frozenset((symbol,))), states[(i, m | mask)])
+        if i < len(plain):
+            reads = _reads(plain[i], alphabet)
+            if reads.negated:
+                nfa.edge(state, SymbolSet(reads.symbols | quiet, negated=True), states[(i + 1, m)])
+            else:
+                nfa.edge(state, SymbolSet(reads.symbols - quiet), states[(i + 1, m)])
+            for symbol, mask in providers.items():
+                if symbol in reads:
+                    nfa.edge(state, SymbolSet(frozenset((symbol,))), states[(i + 1, m | mask)])
+        elif all(any(sum(bit[a] for a in need) & ~m == 0 for need in c) for c in options):
+            nfa.accept(state, id_)
+    return start
 
-    def hits(self, pattern: CommandPattern, behavior: Behavior, words: tuple[str, ...]) -> bool:
-        """The engine's own matchers on one simple command."""
-        if behavior is Behavior.ALLOW:
-            return pattern.matches(words)
-        return pattern.occurs_in(words)
 
-    def line(self, commands: Sequence[str]) -> str:
-        """Commands joined by ``;``."""
-        return " ; ".join(commands)
+def pattern_hits(pattern: CommandPattern, behavior: Behavior, words: tuple[str, ...]) -> bool:
+    """Whether ``pattern`` hits the simple command ``words``, by the engine's own matchers
+    (to describe a region)."""
+    if behavior is Behavior.ALLOW:
+        return pattern.matches(words)
+    return pattern.occurs_in(words)
+
+
+def command_line(commands: Sequence[str]) -> str:
+    """The command line of one or more simple commands (each already quoted), joined by
+    ``;``."""
+    return " ; ".join(commands)
 
 
 def quoted(words: Iterable[str]) -> str:

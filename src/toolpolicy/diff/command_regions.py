@@ -53,12 +53,13 @@ from ..engine.evaluate import BOUNDARY, RULES
 from ..engine.selection import ToolPolicy
 from .automaton import AutomatonTooLarge, Nfa, SymbolSet, explore
 from .command_language import (
-    CommandSemantics,
     WordAlphabet,
     WordDomain,
+    add_pattern,
     fresh_spelling,
     is_option,
     neutral_words,
+    pattern_key,
     quoted,
 )
 from .command_witnesses import occurrence_witnesses
@@ -219,13 +220,12 @@ def command_regions(
     policies: tuple[ToolPolicy, ToolPolicy],
     tool: str,
     rules: tuple[Sequence[CompiledRule], Sequence[CompiledRule]],
-    semantics: CommandSemantics,
     reads: Iterable[str],
     writes: Iterable[str],
 ) -> list[CommandRegion]:
     """Every region of ``tool``'s command line (see the module docstring). ``reads`` and
     ``writes`` are witnesses of every region of a read and a write path."""
-    return _Search(policies, tool, rules, semantics).regions(reads, writes)
+    return _Search(policies, tool, rules).regions(reads, writes)
 
 
 class _Search:
@@ -234,9 +234,7 @@ class _Search:
         policies: tuple[ToolPolicy, ToolPolicy],
         tool: str,
         rules: tuple[Sequence[CompiledRule], Sequence[CompiledRule]],
-        semantics: CommandSemantics,
     ) -> None:
-        self.semantics = semantics
         self.sides = (
             _Side(policies[0], tool, policies[0].compiled.rules),
             _Side(policies[1], tool, policies[1].compiled.rules),
@@ -249,7 +247,7 @@ class _Search:
                 if rule.paths is None:
                     for pattern in rule.commands or ():
                         behavior = rule.decision.behavior
-                        key = semantics.key(pattern, behavior)
+                        key = pattern_key(pattern, behavior)
                         patterns.setdefault(key, (pattern, behavior))
                         if behavior is not Behavior.ALLOW:
                             side.add(key)
@@ -427,7 +425,7 @@ class _Search:
             for operator, word in redirected:
                 self.redirection(prefix, operator, word)
         for pattern, behavior in self.occurs:
-            key = self.semantics.key(pattern, behavior)
+            key = pattern_key(pattern, behavior)
             one_sided = [key in self.hit_keys[0], key in self.hit_keys[1]]
             if one_sided[0] != one_sided[1] and self.allowing[one_sided.index(False)]:
                 self._explore((pattern, behavior))
@@ -506,9 +504,7 @@ class _Search:
         items = [*self.allows, *chosen.values()]
         if isinstance(tracked, tuple):
             items.append(tracked)
-        starts = [
-            self.semantics.add_pattern(nfa, p, b, alphabet, i) for i, (p, b) in enumerate(items)
-        ]
+        starts = [add_pattern(nfa, p, b, alphabet, i) for i, (p, b) in enumerate(items)]
         if isinstance(tracked, str):
             starts.append(_argument(nfa, alphabet.of(tracked), len(items)))
         try:

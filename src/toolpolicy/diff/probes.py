@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from ..core.vocabulary import Effect, SandboxMode
 from ..engine.selection import ToolPolicy
 from ..tools.registry import ToolDefinition
-from .command_language import CommandSemantics
 from .regions import Region, argument_regions
 
 __all__ = ["BOUNDARY_PATHS", "Probe", "arguments_for", "generate_probes"]
@@ -98,13 +97,11 @@ def generate_probes(
     *,
     escape_link: str | None = None,
     recorded: Iterable[Probe] = (),
-    semantics: CommandSemantics | None = None,
 ) -> tuple[Probe, ...]:
     """The region probes, the physical probes, then the ``recorded`` calls.
 
     ``escape_link`` names a top-level symlink of the workspace that leads outside it; the
-    symlink-escape probe writes through it. ``semantics`` reads command prefixes (default:
-    today's, :class:`toolpolicy.diff.command_language.PrefixSemantics`).
+    symlink-escape probe writes through it.
     """
     definitions = _definitions(left, right)
     by_name = {d.name: d for d in definitions}
@@ -113,7 +110,7 @@ def generate_probes(
     def add(probe: Probe) -> None:
         probes.setdefault(probe.key, probe)
 
-    for region in argument_regions(left, right, definitions, semantics=semantics):
+    for region in argument_regions(left, right, definitions):
         d = by_name[region.tool]
         value = {} if region.argument is None else {region.argument: region.value}
         path = value.get(d.path_argument) if d.path_argument is not None else None

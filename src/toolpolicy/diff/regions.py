@@ -32,7 +32,7 @@ from ..tools.protected import ProtectedEntry
 from ..tools.registry import ToolDefinition
 from ..tools.workspace import normalized_path
 from .automaton import Nfa, explore
-from .command_language import CommandSemantics, PrefixSemantics
+from .command_language import command_line, pattern_hits
 from .command_regions import EMPTY_SPECIAL, INCOMPLETE, Source, command_regions
 from .path_language import (
     PathDomain,
@@ -129,12 +129,9 @@ def argument_regions(
     left: ToolPolicy,
     right: ToolPolicy,
     definitions: Sequence[ToolDefinition],
-    *,
-    semantics: CommandSemantics | None = None,
 ) -> tuple[Region, ...]:
     """Every region of every tool in ``definitions``, in tool order. Raises
     :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather than answer incompletely."""
-    reading = semantics if semantics is not None else PrefixSemantics()
     both = set(left.engine.protected.entries) & set(right.engine.protected.entries)
     protected = tuple(
         dict.fromkeys((*left.engine.protected.entries, *right.engine.protected.entries))
@@ -143,7 +140,7 @@ def argument_regions(
     # is refused alike, so the search need not go further (a fact, not a difference).
     shared = frozenset(e for e in both if e.folder or e.anywhere)
     home = os.path.expanduser("~")  # as the engine reads it when it decides
-    describer = _Describer(reading, _WitnessMatcher(left.workspace, home))
+    describer = _Describer(_WitnessMatcher(left.workspace, home))
     paths: _PathSearch | None = None
     found: list[Region] = []
     cache: dict[Hashable, list[_Found]] = {}
@@ -171,7 +168,7 @@ def argument_regions(
                 reads, writes = _file_witnesses(paths, (left, right), everything, definitions)
                 cache[key] = [
                     _Found(
-                        reading.line([c.text for c in region.commands]),
+                        command_line([c.text for c in region.commands]),
                         tuple(
                             (*c.words, c.target) if c.redirect else c.words for c in region.commands
                         ),
@@ -179,9 +176,7 @@ def argument_regions(
                         region.right,
                         region.special,
                     )
-                    for region in command_regions(
-                        (left, right), d.name, rules, reading, reads, writes
-                    )
+                    for region in command_regions((left, right), d.name, rules, reads, writes)
                 ]
         else:
             argument = None
@@ -433,10 +428,7 @@ class _Describer:
     witness; what a pattern matches is worked out once per witness part (a part is in
     many regions) and per glob text (both sides' copies of a glob match alike)."""
 
-    def __init__(
-        self, semantics: CommandSemantics, matches: Callable[[GlobPattern, str], bool]
-    ) -> None:
-        self.semantics = semantics
+    def __init__(self, matches: Callable[[GlobPattern, str], bool]) -> None:
         self.matches = matches
         self.parts: dict[tuple[int, tuple[str, ...]], frozenset[str]] = {}
 
@@ -471,7 +463,7 @@ class _Describer:
             else:
                 behavior = rule.decision.behavior
                 found = frozenset(
-                    p.text for p in rule.commands or () if self.semantics.hits(p, behavior, words)
+                    p.text for p in rule.commands or () if pattern_hits(p, behavior, words)
                 )
             self.parts[key] = found
         return found
