@@ -208,16 +208,26 @@ class ToolPolicy:
         recommendations: Sequence[Decision],
         key: object | None,
     ) -> Decision:
-        """``check`` past the memo: prepare, evaluate, and remember a text-only decision."""
-        request = self.request(tool, arguments)
-        evaluation = self.engine.evaluate(request, self.knobs, recommendations)
-        decision = evaluation.effective
-        if key is not None and self.engine.text_only(request, evaluation):
+        """``check`` past the memo: decide, and remember a text-only decision."""
+        decision, text_only = self._decided(tool, arguments, recommendations)
+        if key is not None and text_only:
             memo = self._memo
             if len(memo) >= _MEMO_LIMIT:
                 memo.clear()
             memo[key] = decision
         return decision
+
+    def _decided(
+        self,
+        tool: str,
+        arguments: Mapping[str, object] | str | None,
+        recommendations: Sequence[Decision] = (),
+    ) -> tuple[Decision, bool]:
+        """Prepare and evaluate a call: its effective decision, and whether it was made on
+        the call's text alone (``DecisionEngine.text_only``)."""
+        request = self.request(tool, arguments)
+        evaluation = self.engine.evaluate(request, self.knobs, recommendations)
+        return evaluation.effective, self.engine.text_only(request, evaluation)
 
     def _plain_lane(self, tool: str) -> Lane:
         """Build and keep ``tool``'s lane (an unknown tool has none, and is not kept)."""
@@ -240,9 +250,8 @@ class ToolPolicy:
 
     def _text_decision(self, tool: str, arguments: Mapping[str, object]) -> Decision | None:
         """The effective decision for a call when it was made on the call's text alone."""
-        request = self.request(tool, arguments)
-        evaluation = self.engine.evaluate(request, self.knobs)
-        return evaluation.effective if self.engine.text_only(request, evaluation) else None
+        decision, text_only = self._decided(tool, arguments)
+        return decision if text_only else None
 
     def gate(
         self,
