@@ -1,11 +1,13 @@
 """Session grants: ``a`` at the prompt allows that exact call for the rest of the session.
 
-A grant covers the same tool with the same arguments in the same session, and nothing else;
-it is never consulted under ``never`` and never reached by a deny.
+A grant covers the same tool with the same arguments in the same session, asking for the same
+source and reason, and nothing else; it is never consulted under ``never`` and never reached
+by a deny.
 """
 
 from __future__ import annotations
 
+from toolpolicy.core.records import ApprovalRequest
 from toolpolicy.core.vocabulary import ApprovalOutcome, ApprovalPolicy
 from toolpolicy.engine.approval import ApprovalService
 from toolpolicy.engine.selection import load
@@ -127,3 +129,21 @@ def test_a_denied_call_never_reaches_a_grant(ws: Workspace, handlers: CountingHa
     assert human.requests == []
     assert handlers.calls == []
     assert not (ws.outside / "x.txt").exists()
+
+
+def test_a_grant_answers_the_ask_it_answered_and_no_other_ask_of_the_same_call() -> None:
+    human = ScriptedResponder([SESSION, ApprovalOutcome.REJECTED], name="terminal-approval")
+    service = ApprovalService([human])
+    arguments = '{"command": "cat notes/hostname"}'
+    shell = ("Shell execution requires approval", "shell-default")
+    outside = ("Reading outside the workspace requires approval", "workspace-boundary")
+
+    def ask(number: int, why: tuple[str, str]) -> ApprovalOutcome:
+        request = ApprovalRequest(f"a{number}", f"c{number}", "s1", "shell", *why, arguments)
+        return service.resolve(request, ApprovalPolicy.ASK).outcome
+
+    assert ask(1, shell) is SESSION
+    assert ask(2, shell) is SESSION  # the grant: the human is not asked
+    assert ask(3, outside) is ApprovalOutcome.REJECTED  # another reason: asked again
+    assert ask(4, shell) is SESSION
+    assert [r.reason for r in human.requests] == [shell[0], outside[0]]

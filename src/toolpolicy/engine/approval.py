@@ -6,9 +6,12 @@ asked in order; the first answer wins and ``None`` passes to the next; the end o
 answers ``unavailable``. A responder that raises, returns anything outside the vocabulary or
 does not answer within the timeout ends the chain as ``unavailable`` / ``cancelled``.
 ``allowed-once`` grants the one call asked about; ``allowed-session`` grants it and every
-later call of the same session with the same tool and the same arguments, which are then
+later call of the same session with the same tool and the same arguments that asks for the
+same reason (the same source and reason: the ask the human answered), which are then
 answered ``allowed-session`` by ``session-grant`` without asking anyone — under ``ask`` only:
-``never`` still rejects them before any grant is looked at.
+``never`` still rejects them before any grant is looked at. The same line can ask for another
+reason later (a folder it reads became a link out of the workspace): that ask goes to the
+human again.
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ class ApprovalService:
         self._log = log if log is not None else SessionLog()
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        self._grants: set[tuple[str, str, str]] = set()
+        self._grants: set[tuple[str, str, str, str, str]] = set()
 
     @property
     def log(self) -> SessionLog:
@@ -151,13 +154,15 @@ class ApprovalService:
 _RAISED = object()
 
 
-def _grant_key(request: ApprovalRequest) -> tuple[str, str, str]:
-    """Session, tool and canonical arguments: what "this exact call" means for a grant."""
+def _grant_key(request: ApprovalRequest) -> tuple[str, str, str, str, str]:
+    """Session, tool, canonical arguments, and the source and reason of the ask: what "this
+    exact call" means for a grant. An answer covers the ask it answered, not another one the
+    same call meets later."""
     try:
         arguments = canonical_json(json.loads(request.arguments_json))
     except (ValueError, TypeError, AttributeError):
         arguments = request.arguments_json
-    return request.session_id, request.tool, arguments
+    return request.session_id, request.tool, arguments, request.source, request.reason
 
 
 def _ask_with_timeout(
