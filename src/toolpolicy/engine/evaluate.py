@@ -19,7 +19,7 @@ from ..core.errors import WorkspacePathError
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
 from ..tools.protected import FIXED_PROTECTED, ProtectedSet
-from ..tools.workspace import LexicalBoundary, normalized_path
+from ..tools.workspace import LexicalBoundary, WorkspaceBoundary, normalized_path
 from .knobs import KnobState
 from .participants import (
     boundary_candidate,
@@ -161,6 +161,7 @@ class DecisionEngine:
         "_accesses",
         "_boundary",
         "_by_text",
+        "_disk",
         "_enforces",
         "_lexical",
         "_policy",
@@ -179,6 +180,11 @@ class DecisionEngine:
     ) -> None:
         self._policy = policy
         self._boundary = boundary
+        # The boundary a shell line's files are decided with: bash opens them, no check at
+        # the open follows, so they are resolved on disk (``_disk_boundary``).
+        self._disk: PathBoundary | None = (
+            None if isinstance(boundary, LexicalBoundary) else boundary
+        )
         self._enforces = enforces
         self._protected = protected
         self._lexical = isinstance(boundary, LexicalBoundary)
@@ -459,13 +465,18 @@ class DecisionEngine:
         the handler would open, whatever separators or dots the model wrote. An absolute path
         is resolved as the boundary resolves paths (its text in-process, where the handler
         enforces at the open; the disk for the hook); where it lands inside the workspace,
-        workspace rules see it too.
+        workspace rules see it too. ``resolved``, when given, is where the path was already
+        resolved to (workspace-relative): the boundary's target for a write, the disk's for
+        a file a shell line reads.
         """
         boundary = self._boundary
         root = boundary.root
         if raw_path.startswith("/"):
             lexical = "/" + os.path.normpath(raw_path).lstrip("/")
-            real = boundary.absolute_target(raw_path)
+            if resolved is None:
+                real = boundary.absolute_target(raw_path)
+            else:
+                real = os.path.join(root, resolved) if resolved else root
             target = _inside(root, real)
             path = _inside(root, lexical)
             return (path if path is not None else target), target, _spellings(lexical, real)
@@ -473,11 +484,13 @@ class DecisionEngine:
             path = normalized_path(raw_path)
         except WorkspacePathError:
             return None, None, ()
-        if self._lexical:
+        if resolved is not None:
+            target = resolved  # where the boundary (or a shell file's disk walk) resolved it
+        elif self._lexical:
             target = path  # the text is all a lexical boundary reads
         else:
             try:
-                target = resolved or boundary.target_relative(raw_path)
+                target = boundary.target_relative(raw_path)
             except Exception:
                 target = None
         if not outside_rules:
@@ -536,12 +549,13 @@ class DecisionEngine:
         found: list[tuple[Candidate, str | None]] = []
         resolved: str | None = None
         if access.effect is Effect.WRITE:
-            denied, resolved = boundary_candidate(file, self._boundary, self._protected)
+            denied, resolved = boundary_candidate(file, self._disk_boundary(), self._protected)
             if denied is not None:
                 return ((Candidate(BOUNDARY, denied), None),)
             view = index.rules_for("write_file")
         else:
-            if self._leads_out(file.path or ""):
+            resolved = self._read_target(file.path or "")
+            if resolved is None:
                 found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
             view = index.rules_for("read_file")
         if view.has_path_rules:
@@ -550,15 +564,24 @@ class DecisionEngine:
                     found.append((Candidate(RULES, decision, rule.name), rule.label))
         return tuple(found)
 
-    def _leads_out(self, path: str) -> bool:
-        """Whether a file a line reads is outside the workspace: as written (absolute, ``~``,
-        ``..``) or through a symlink on disk now. Bash, not a file tool, opens the file, so
-        no check at the open follows this decision: the path is resolved here."""
+    def _read_target(self, path: str) -> str | None:
+        """The workspace-relative real path of a file a line reads, ``None`` when it is
+        outside the workspace: as written (absolute, ``~``, ``..``) or through a symlink on
+        disk now. Bash, not a file tool, opens the file, so no check at the open follows
+        this decision: the path is resolved here, and the path rules see the file it
+        resolves to as well as the path as written."""
         root = self._boundary.root
         try:
-            return _inside(root, os.path.realpath(os.path.join(root, path))) is None
+            return _inside(root, os.path.realpath(os.path.join(root, path)))
         except (OSError, ValueError):
-            return True
+            return None
+
+    def _disk_boundary(self) -> PathBoundary:
+        """The boundary that resolves a shell line's written files through their symlinks
+        (the engine's own under a physical boundary; one on the same root otherwise)."""
+        if self._disk is None:
+            self._disk = WorkspaceBoundary(self._boundary.root)
+        return self._disk
 
 
 def _remember(memo: dict[_K, Evaluation], key: _K, evaluation: Evaluation) -> None:
