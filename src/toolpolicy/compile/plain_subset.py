@@ -44,7 +44,6 @@ _DIGITS = frozenset("0123456789")  # str.isdigit() also says yes to "²"
 # Characters that can only start a word (not a comment, an operator or a redirection).
 _WORD_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_%+,-./:=@^]!'")
 _GLOB = frozenset("*?[")
-_CLOSING_BRACKET = re.compile(r"\[[^ \t\n;&|<>]*\]")  # "[" alone is a literal, "[ab]" a glob
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _DESCRIPTOR = re.compile(r"[0-9]+|-")
 _DOLLAR = (
@@ -294,7 +293,7 @@ class _Recogniser:
                     parts.append(self.checked(following, self.pos + 1))
                 self.pos += 2
             elif char in _GLOB:
-                if char == "[" and _CLOSING_BRACKET.match(text, self.pos):
+                if char == "[" and _bracket_closes(text, self.pos):
                     raise _Refused("a bracket glob", self.pos)
                 if char != "[" and not any(parts):
                     # A file named "-delete" or "--output=x" would become an option.
@@ -394,3 +393,49 @@ def _what(text: str, position: int) -> str:
     if ord(char) > 0x7F:
         return f"the character {char!r}"
     return f"'{char}'"
+
+
+def _bracket_closes(text: str, start: int) -> bool:
+    """Whether the ``[`` at ``start`` opens a bracket glob: a ``]`` follows in the same
+    word. Quoted or escaped characters inside the class still belong to it (``.gi[t' ']``
+    matches ``.git``), so the look goes through quotes and escapes to the word's end (an
+    unquoted blank or operator); a ``]`` anywhere before it counts, quoted or not, and so
+    does a quote left open (the word is refused then anyway)."""
+    pos = start + 1
+    end = len(text)
+    while pos < end:
+        char = text[pos]
+        if char == "]":
+            return True
+        if char in " \t\n;&|<>":
+            return False
+        if char in "'\"":
+            close = _closing_quote(text, pos)
+            if close < 0 or "]" in text[pos + 1 : close]:
+                return True
+            pos = close + 1
+        elif char == "\\":
+            if text[pos + 1 : pos + 2] == "]":
+                return True
+            pos += 2
+        else:
+            pos += 1
+    return False
+
+
+def _closing_quote(text: str, opening: int) -> int:
+    """The position of the quote that closes the one at ``opening`` (-1: none): the next
+    ``'`` for a single quote; for a double quote the next one not escaped by ``\\``."""
+    quote = text[opening]
+    if quote == "'":
+        return text.find("'", opening + 1)
+    pos = opening + 1
+    while pos < len(text):
+        char = text[pos]
+        if char == "\\":
+            pos += 2
+        elif char == '"':
+            return pos
+        else:
+            pos += 1
+    return -1
