@@ -113,7 +113,17 @@ def test_a_path_glued_to_an_option_that_leaves_is_asked(
 
 
 @pytest.mark.parametrize(
-    "line", ["grep -fsecret.txt x", "grep -rnfsecret.txt x", "sort -o=secret.txt a"]
+    "line",
+    [
+        "grep -fsecret.txt x",
+        "grep -rnfsecret.txt x",
+        "sort -o=secret.txt a",
+        # carried inside a word: after '=', '@', ':', and in the middle of a comma list
+        "sort --files0-from=a,secret.txt,b",
+        "wc x=secret.txt,b",
+        "wc a:secret.txt:b",
+        "grep -e x -f@secret.txt,b",
+    ],
 )
 def test_a_denied_file_glued_to_an_option_is_denied(
     policies: dict[bool, ToolPolicy], line: str
@@ -123,7 +133,15 @@ def test_a_denied_file_glued_to_an_option_is_denied(
 
 @pytest.mark.parametrize("ruled", [False, True])
 @pytest.mark.parametrize(
-    "line", ["wc -l < notes/a.txt", "grep -rn x src", "sort -n -o out.txt a", "tar -xzf a.tgz"]
+    "line",
+    [
+        "wc -l < notes/a.txt",
+        "grep -rn x src",
+        "sort -n -o out.txt a",
+        "tar -xzf a.tgz",
+        "grep -c x=y,z a:b",
+        "grep https://example.com/x notes",  # another URL's scheme:// names no local file
+    ],
 )
 def test_reads_inside_that_no_rule_names_stay_allowed(
     policies: dict[bool, ToolPolicy], line: str, ruled: bool

@@ -98,8 +98,10 @@ class Redirect(NamedTuple):
 class PlainLine(NamedTuple):
     """A plain line: its commands in order, every file its redirections touch, and the
     words its commands may read as paths (``arguments``: every argument that is not an
-    option, and every ``--option=value``'s value; ``leaving``: those of them that leave the
-    workspace as written — absolute, ``~``, or with a ``..`` segment)."""
+    option, every ``--option=value``'s value, every tail of a short option, and the paths a
+    word carries after ``=``, ``@``, ``,`` or ``:`` or in a ``file:`` URL; ``leaving``: those
+    of them that leave the workspace as written — absolute, ``~``, or with a ``..``
+    segment)."""
 
     commands: tuple[PlainCommand, ...]
     redirects: tuple[Redirect, ...]
@@ -354,10 +356,43 @@ def _paths(commands: list[PlainCommand]) -> Iterator[str]:
             if word.startswith("--"):
                 word = word.partition("=")[2]
             elif word.startswith("-"):
-                yield from _attached_values(word)
+                for value in _attached_values(word):
+                    yield from _carried(value)
                 continue
             if word:
-                yield word
+                yield from _carried(word)
+
+
+_CARRIERS = frozenset("=@,")
+_LIST_ITEM = re.compile(r"[^,:]+")  # an item of a ',' or ':' list
+
+
+def _carried(word: str) -> Iterator[str]:
+    """``word`` and the paths it may carry, as programs read them: what follows each
+    ``=`` (``if=/etc/shadow``), ``@`` (``@/etc/passwd``, ``f=@secret.txt``), ``,``
+    (``--files0-from=a,/etc/passwd``) and ``:`` (``a:/etc/x`` lists), each also up to the
+    next ``,`` or ``:``; and the path of a ``file:`` URL (``file:///etc/passwd``,
+    ``file://host/etc/passwd``). Another URL's ``scheme://`` names no local file. Which
+    words a program reads this way is the program's to say, so every one is read."""
+    starts = [0]
+    for index, char in enumerate(word):
+        if char in _CARRIERS or (char == ":" and not word.startswith("//", index + 1)):
+            starts.append(index + 1)
+    for start in starts:
+        tail = word[start:]
+        if tail:
+            yield tail
+            piece = _LIST_ITEM.match(tail)
+            if piece is not None and piece.end() < len(tail):
+                yield piece.group()
+    scheme = word.casefold().find("file:")
+    if scheme >= 0:
+        after = word[scheme + 5 :].partition(",")[0]
+        if after.startswith("//"):
+            host, slash, path = after[2:].partition("/")
+            after = "/" + path if (host or slash) else after[2:]
+        if after:
+            yield after
 
 
 def _attached_values(word: str) -> Iterator[str]:
