@@ -1,0 +1,97 @@
+"""red15: Claude Code's PowerShell lines are read with bash's quoting rules.
+
+The catalog maps Claude Code's ``PowerShell`` tool to ``shell`` and the line goes through
+the bash plain-subset reader. In bash a backslash escapes the next character, so
+``.git\\config`` is read as the one name ``.gitconfig`` and ``.\\secret.txt`` as
+``.secret.txt``; in PowerShell the backslash is a path separator (on Windows, and for
+PowerShell's providers on every platform) and the escape character is the backtick. So under
+an allow for ``echo`` and ``cat`` the hook answers ``allow`` for ``echo x > .git\\config``
+(PowerShell writes ``.git/config``) and for ``cat .\\secret.txt`` (PowerShell's ``cat``,
+``Get-Content``, reads ``secret.txt``, which a rule denies); the ``/`` spellings are denied.
+
+What it should get: what the same file gets spelled with ``/`` (or no allow at all: a line
+whose reading in the shell that runs it is not proven is not plain, DESIGN "An allow is
+proven"). No PowerShell here, so this test stops at the hook's answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+POLICY = """\
+apiVersion: toolpolicy/v1
+kind: Policy
+name: team
+extends: P03
+rules:
+  - name: everyday
+    behavior: allow
+    reason: Everyday commands
+    match: {commands: [echo, cat]}
+  - name: no-secret
+    behavior: deny
+    reason: The secret stays secret
+    match: {tools: [read_file], paths: [secret.txt]}
+"""
+
+_GIT = ("deny", "Writing inside .git is forbidden")
+_SECRET = ("deny", "The secret stays secret")
+
+
+def _hook(ws: Path, tool: str, command: str) -> tuple[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLPOLICY_")}
+    env["TOOLPOLICY_CACHE_DIR"] = str(ws.parent / "cache")
+    env["CLAUDE_PROJECT_DIR"] = str(ws)
+    event = {
+        "session_id": "s", "transcript_path": str(ws / "t.jsonl"), "cwd": str(ws),
+        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool,
+        "tool_input": {"command": command}, "tool_use_id": "toolu_1",
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "toolpolicy", "hook", "claude-code", "--policy", "toolpolicy.yaml"],
+        input=json.dumps(event),
+        capture_output=True,
+        text=True,
+        cwd=ws,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)["hookSpecificOutput"]
+    return out["permissionDecision"], out["permissionDecisionReason"]
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / ".git").mkdir(parents=True)
+    (root / "secret.txt").write_text("SECRET\n")
+    (root / "toolpolicy.yaml").write_text(POLICY)
+    return root
+
+
+def test_the_slash_spellings_are_denied(ws: Path) -> None:
+    assert _hook(ws, "PowerShell", "echo x > .git/config") == _GIT
+    assert _hook(ws, "PowerShell", "cat ./secret.txt") == _SECRET
+
+
+@pytest.mark.xfail(strict=True, reason="red15: a PowerShell path's backslash is read as bash's")
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("echo x > .git\\config", _GIT),
+        ("echo x > .\\.git\\config", _GIT),
+        ("cat .\\secret.txt", _SECRET),
+    ],
+)
+def test_a_backslash_path_in_powershell_gets_the_slash_spellings_answer(
+    ws: Path, command: str, expected: tuple[str, str]
+) -> None:
+    assert _hook(ws, "PowerShell", command) == expected
