@@ -116,7 +116,6 @@ def test_the_root_spelling_is_denied(setup: Setup) -> None:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="red15: the hook decides Bash against the root, not cwd")
 def test_a_write_from_a_shell_sitting_in_git_is_denied(setup: Setup) -> None:
     inside_git = setup.ws / ".git"
     answer = setup.hook("echo 'touch F' >> hooks/pre-commit", inside_git)
@@ -126,7 +125,6 @@ def test_a_write_from_a_shell_sitting_in_git_is_denied(setup: Setup) -> None:
     assert answer == ("deny", "Writing inside .git is forbidden")
 
 
-@pytest.mark.xfail(strict=True, reason="red15: the hook decides Bash against the root, not cwd")
 def test_a_read_from_a_shell_sitting_in_config_meets_the_anchored_deny(setup: Setup) -> None:
     in_config = setup.ws / "config"
     assert setup.bash("cat prod/db.yaml", in_config).stdout == "password: SECRET\n"

@@ -391,6 +391,7 @@ class DecisionEngine:
                 target,
                 request.arguments.get("command"),
                 request.context.workspace,
+                request.context.cwd,
             )
             known = self._said.get(key)
             if known is not None:
@@ -527,8 +528,10 @@ class DecisionEngine:
         found: list[tuple[Candidate, str | None]] = []
         if not (plain.redirects or plain.arguments):
             return found
-        memo = self._accesses
-        for access in file_accesses(plain, shell.context.workspace):
+        context = shell.context
+        # Globs expand in the folder the line runs in; a memo serves the workspace root only.
+        memo = None if context.cwd else self._accesses
+        for access in file_accesses(plain, os.path.join(context.workspace, context.cwd)):
             if memo is None:
                 found.extend(self._access_candidates(access, shell))
                 continue

@@ -84,11 +84,15 @@ def file_accesses(plain: PlainLine, workspace: str = "") -> Iterator[FileAccess]
 
 
 def file_request(access: FileAccess, context: ToolContext) -> PermissionRequest:
-    """The ``write_file``/``read_file`` request for ``access`` (``~`` expanded), in the
-    shell call's ``context``."""
+    """The ``write_file``/``read_file`` request for ``access`` (``~`` expanded, a relative
+    path taken from the folder the line runs in, ``context.cwd``), in the shell call's
+    ``context``."""
     path = access.path
     if path == "~" or path.startswith("~/"):
         path = os.path.expanduser(path)
+    elif context.cwd and not path.startswith("/"):
+        folder = context.cwd
+        path = os.path.join(folder, path) if folder.startswith("/") else f"{folder}/{path}"
     definition = _definitions()[_TOOL_FOR[access.effect]]
     arguments = MappingProxyType({"path": path})
     call = ToolCall("shell-file", definition.name, arguments)

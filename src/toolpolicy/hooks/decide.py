@@ -112,16 +112,29 @@ def evaluate_call(
     """One toolpolicy call evaluated (or a decision made before any call, passed through).
 
     A built-in tool is prepared as such; any other name is decided by name with ``effect``.
+    A shell line runs in the event's ``cwd`` (the agent's shell keeps its folder between
+    calls), so the files it names are taken from there.
     """
     if isinstance(arguments, Decision):
         return arguments
     prepared = _prepare(event, tool, arguments, effect)
     if prepared.error is not None:
         return Decision(Behavior.DENY, prepared.error.content, "prepare")
+    workspace = policy.workspace
+    cwd = _shell_folder(event.cwd, workspace) if tool == "shell" else ""
     request = PermissionRequest(
-        prepared, ToolContext(policy.workspace, event.tool_use_id, event.session_id)
+        prepared, ToolContext(workspace, event.tool_use_id, event.session_id, cwd=cwd)
     )
     return policy.engine.evaluate(request, policy.knobs)
+
+
+def _shell_folder(cwd: str, workspace: str) -> str:
+    """The folder a shell line runs in, as ``ToolContext.cwd`` wants it: ``""`` for the
+    workspace root, workspace-relative below it, its real path outside it."""
+    if not cwd:
+        return ""
+    folder = agent_path(".", cwd, workspace)
+    return os.path.realpath(cwd) if folder is None else folder
 
 
 def verdict(found: Evaluation | Decision) -> Verdict:

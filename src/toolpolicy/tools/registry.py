@@ -47,7 +47,9 @@ class ToolContext(NamedTuple):
     read-only); ``guard`` applies the policy's path rules to the path a file tool actually
     opened. ``decided`` are the paths the decision's path rules looked at: an ask there was
     answered by the decision, an ask on another path found at the open is refused. The gate
-    fills all three.
+    fills all three. ``cwd`` is the folder a shell line runs in when it is not the workspace
+    root (an agent's shell keeps its folder between calls): workspace-relative, or absolute
+    when outside; the files the line names are relative to it.
     """
 
     workspace: str
@@ -57,6 +59,7 @@ class ToolContext(NamedTuple):
     protected: ProtectedSet = FIXED_PROTECTED
     guard: PathGuard | None = None
     decided: tuple[str, ...] = ()
+    cwd: str = ""
 
 
 Handler = Callable[[Mapping[str, object], ToolContext], ToolResult]
