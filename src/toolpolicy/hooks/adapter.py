@@ -83,6 +83,9 @@ class CatalogEntry(NamedTuple):
     patches: bool = False
     """The command may be an ``apply_patch <<'EOF'`` heredoc that the agent applies itself:
     each file the patch names is decided as a write too."""
+    powershell: bool = False
+    """The command is a PowerShell line (decided as ``hooks.decide`` says: never allowed by
+    bash's reading of it)."""
 
 
 class EventKind(enum.Enum):

@@ -44,7 +44,9 @@ CATALOG: Mapping[str, CatalogEntry] = MappingProxyType(
     {
         # commands
         "Bash": CatalogEntry(Kind.SHELL, _EXECUTE, command="command", tool="shell"),
-        "PowerShell": CatalogEntry(Kind.SHELL, _EXECUTE, command="command", tool="shell"),
+        "PowerShell": CatalogEntry(
+            Kind.SHELL, _EXECUTE, command="command", tool="shell", powershell=True
+        ),
         # files
         "Read": CatalogEntry(Kind.READ, _READ, paths=("file_path",), tool="read_file"),
         "NotebookRead": CatalogEntry(Kind.READ, _READ, paths=("notebook_path",), tool="read_file"),

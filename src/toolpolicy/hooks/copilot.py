@@ -62,7 +62,7 @@ CATALOG: Mapping[str, CatalogEntry] = MappingProxyType(
         # camelCase payloads: Copilot's own names (hooks reference, "Tool names for hook
         # matching"); path fields unverified, see the module docstring
         "bash": _SHELL,
-        "powershell": _SHELL,
+        "powershell": _SHELL._replace(powershell=True),
         "view": _VIEW,
         "create": _CREATE,
         "edit": _EDIT,

@@ -99,6 +99,8 @@ def decide_call(
     speak = decision.behavior is not Behavior.ALLOW or explicit_allow
     if decision.behavior is Behavior.ALLOW and not explicit_allow:
         speak = all(v.explicit for v in verdicts)
+    if decision.behavior is Behavior.ALLOW and entry.powershell:
+        speak = False  # no allow is proven for a PowerShell line: the agent's own flow decides
     return Decided(Answer(decision, speak), tool, entry.effect, matched)
 
 
@@ -175,6 +177,9 @@ def _calls(
         folder = given.get(entry.workdir) if entry.workdir else None
         if isinstance(folder, str) and folder:
             command = f"cd {shlex.quote(folder)} && {command}"
+        if entry.powershell:
+            yield from _powershell(command)
+            return
         yield "shell", {"command": command}
         if entry.patches and runs_apply_patch(command):
             bases = [event.cwd, *(os.path.join(event.cwd, d) for d in patch_cd_folders(command))]
@@ -194,6 +199,19 @@ def _calls(
             yield tool, (UNRESOLVABLE_READ if path is None else {"path": path})
         else:
             yield _write(tool, raw, path)
+
+
+def _powershell(command: str) -> Iterator[tuple[str, Mapping[str, object]]]:
+    """A PowerShell line, decided twice for what it must not do (``decide_call`` never
+    allows it: the plain reader reads bash, and PowerShell quotes, escapes with a backtick
+    and splats differently, so no reading here proves an allow). As the command that runs it
+    (``pwsh -Command LINE``: the command rules' denies and asks are found wherever they are
+    written in it); and as bash reads it with every ``\\`` a path separator, as PowerShell's
+    are, so that a file it names (``.git\\config``) meets the boundary and the path rules."""
+    import shlex
+
+    yield "shell", {"command": f"pwsh -NoProfile -Command {shlex.quote(command)}"}
+    yield "shell", {"command": command.replace("\\", "/")}
 
 
 def _write(tool: str, raw: str, path: str | None) -> tuple[str, Mapping[str, object]]:
