@@ -142,3 +142,27 @@ def test_a_denied_command_inside_a_powershell_line_is_denied(ws: Path) -> None:
     )
     line = "if ($true) { git push origin --force }"
     assert _hook(ws, "PowerShell", line) == ("deny", "No force pushes")
+
+
+def test_a_gate_refuses_a_powershell_shell_under_allow_rules_for_shell_lines(ws: Path) -> None:
+    """In-process the engine reads a line as bash does: a PowerShell runner under allow
+    rules for shell lines is refused when the gate is built, so no allow is ever granted on
+    that reading; without such allows it runs (every line asks or is denied)."""
+    from doubles import MemorySink
+    from toolpolicy import ConfigurationError, load
+    from toolpolicy.engine.approval import ApprovalService
+    from toolpolicy.tools.builtin import builtin_registry
+    from toolpolicy.tools.shell import ShellRunner
+
+    registry = builtin_registry(shell=ShellRunner(shell="powershell")).snapshot()
+    policy = load("P03", policies=[str(ws / "toolpolicy.yaml")], workspace=str(ws))
+    with pytest.raises(ConfigurationError) as raised:
+        policy.gate(approval=ApprovalService(), audit=[MemorySink()], registry=registry)
+    assert str(raised.value) == (
+        "a PowerShell shell cannot run under allow rules for shell lines (everyday): "
+        "toolpolicy reads a line as bash does"
+    )
+    bash = builtin_registry().snapshot()
+    assert policy.gate(approval=ApprovalService(), audit=[MemorySink()], registry=bash)
+    plain = load("P03", workspace=str(ws))
+    assert plain.gate(approval=ApprovalService(), audit=[MemorySink()], registry=registry)

@@ -17,7 +17,7 @@ from ..compile.source import SourceDocument
 from ..core.decision import Decision
 from ..core.errors import CallRejected, ConfigurationError
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
-from ..core.vocabulary import ApprovalPolicy, SandboxMode
+from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
 from ..tools.definitions import builtin_definitions
 from ..tools.protected import ProtectedSet
 from ..tools.registry import ToolCall, ToolContext, ToolSnapshot
@@ -281,6 +281,8 @@ class ToolPolicy:
         from .gate import Gate
 
         require_builtin(self.profile)
+        runnable = registry if registry is not None else self._runnable_tools()
+        self._refuse_powershell_allows(runnable)
         log = SessionLog(self.knob_events)
         service = approval if approval is not None else ApprovalService(log=log)
         return Gate(
@@ -288,10 +290,34 @@ class ToolPolicy:
             Knobs(self.presets, log),
             service,
             audit,
-            registry if registry is not None else self._runnable_tools(),
+            runnable,
             session_id=session_id or secrets.token_hex(16),
             include_arguments=include_arguments,
         )
+
+    def _refuse_powershell_allows(self, registry: ToolSnapshot) -> None:
+        """The engine reads a shell line as bash does, which proves nothing about a line
+        PowerShell runs (it quotes and escapes otherwise): a ``shell`` run by PowerShell
+        under an allow rule that can cover shell lines is refused (``ConfigurationError``),
+        so no allow is ever granted on that reading."""
+        from ..tools.shell import ShellRunner
+
+        definition = registry.get("shell")
+        handler = definition.handler if definition is not None else None
+        if not isinstance(handler, ShellRunner) or handler.shell != "powershell":
+            return
+        allowing = [
+            rule.name
+            for rule in (self.compiled.rules if self.engine.enforces_policy else ())
+            if rule.decision.behavior is Behavior.ALLOW
+            and (rule.tools is None or any(p.matches("shell") for p in rule.tools))
+            and (rule.effects is None or Effect.EXECUTE in rule.effects)
+        ]
+        if allowing:
+            raise ConfigurationError(
+                f"a PowerShell shell cannot run under allow rules for shell lines "
+                f"({', '.join(allowing)}): toolpolicy reads a line as bash does"
+            )
 
     def _runnable_tools(self) -> ToolSnapshot:
         # Imported here: the handlers pull in subprocess and the sandbox, which deciding

@@ -112,6 +112,11 @@ class ShellRunner:
         """Seconds before the command's process group is killed."""
         return self._timeout
 
+    @property
+    def shell(self) -> str:
+        """The shell that runs the lines: ``bash`` or ``powershell``."""
+        return self._shell
+
     def __call__(self, arguments: Mapping[str, object], context: ToolContext) -> ToolResult:
         """Handler: run ``arguments["command"]`` under ``context.sandbox``."""
         try:
