@@ -143,7 +143,6 @@ def test_a_path_inside_an_argument_word_is_decided_no_weaker_than_the_path_alone
     assert carried.behavior >= alone.behavior
 
 
-@pytest.mark.xfail(strict=True, reason="red15: grep -r of a folder holding a denied file")
 def test_a_recursive_read_of_a_folder_holding_a_denied_file_is_not_allowed(setup: Setup) -> None:
     """Claude Code's own Grep of ``.`` asks through the hook; ``grep -r`` of ``.`` in a Bash
     call through the same hook (and in-process) is allowed, and real grep prints the secret."""

@@ -18,11 +18,11 @@ is a best effort — a character or construct not accepted below is a refusal.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
-from .program_table import RESERVED_WORDS, builtin_refusal
+from .program_table import RESERVED_WORDS, builtin_refusal, lists_only
 
 __all__ = [
     "MAX_PLAIN_LINE_LENGTH",
@@ -101,12 +101,14 @@ class PlainLine(NamedTuple):
     option, every ``--option=value``'s value, every tail of a short option, and the paths a
     word carries after ``=``, ``@``, ``,`` or ``:`` or in a ``file:`` URL; ``leaving``: those
     of them that leave the workspace as written — absolute, ``~``, or with a ``..``
-    segment)."""
+    segment; ``listed``: those that only commands which list folders name, see
+    :func:`~toolpolicy.compile.program_table.lists_only`)."""
 
     commands: tuple[PlainCommand, ...]
     redirects: tuple[Redirect, ...]
     arguments: tuple[str, ...] = ()
     leaving: tuple[str, ...] = ()
+    listed: tuple[str, ...] = ()
 
 
 class _Word(NamedTuple):
@@ -185,7 +187,9 @@ class _Recogniser:
             raise _Refused("no command", 0)
         arguments = tuple(dict.fromkeys(_paths(self.commands)))
         leaving = tuple(path for path in arguments if _leaves(path))
-        return PlainLine(tuple(self.commands), tuple(self.redirects), arguments, leaving)
+        read = set(_paths(c for c in self.commands if not lists_only(c.words)))
+        listed = tuple(path for path in arguments if path not in read)
+        return PlainLine(tuple(self.commands), tuple(self.redirects), arguments, leaving, listed)
 
     def skip_blanks(self) -> None:
         if blanks := _BLANKS.match(self.text, self.pos):
@@ -350,7 +354,7 @@ class _Recogniser:
         return value
 
 
-def _paths(commands: list[PlainCommand]) -> Iterator[str]:
+def _paths(commands: Iterable[PlainCommand]) -> Iterator[str]:
     for command in commands:
         for word in command.words[1:]:
             if word.startswith("--"):

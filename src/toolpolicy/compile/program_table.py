@@ -1,10 +1,12 @@
 """What programs do with their arguments, in one table.
 
-Two questions are asked of a program name: does the shell itself treat it specially when it
-is the first word of a command (a reserved word, or a builtin that runs or defines code or
+Three questions are asked of a program name: does the shell itself treat it specially when
+it is the first word of a command (a reserved word, or a builtin that runs or defines code or
 changes the shell's state — then the plain subset refuses the line, see
-:mod:`toolpolicy.compile.plain_subset`), and does it run other code given in its arguments
-(then an allow naming it lets anything run; ``lint`` warns with ``allow-runs-code``).
+:mod:`toolpolicy.compile.plain_subset`); does it run other code given in its arguments (then
+an allow naming it lets anything run; ``lint`` warns with ``allow-runs-code``); and does it
+only list the folders it is given, never reading their files (``lists_only``: a folder
+another program names may be read whole).
 
 A deny needs neither table: it finds its program anywhere in the line
 (:mod:`toolpolicy.compile.command_scan`), whatever wraps it.
@@ -20,6 +22,7 @@ __all__ = [
     "SHELLS",
     "SHELL_BUILTINS",
     "builtin_refusal",
+    "lists_only",
     "runs_code",
 ]
 
@@ -111,6 +114,20 @@ def runs_code(words: tuple[str, ...]) -> str | None:
         if inner and not any(w.rsplit("/", 1)[-1] in RUNS_CODE for w in inner):
             return None
     return reason
+
+
+_LISTERS = frozenset({"ls", "dir", "vdir", "du", "tree", "stat"})
+_FIND_READS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def lists_only(words: tuple[str, ...]) -> bool:
+    """Whether the command ``words`` only lists the folders it names (names, sizes,
+    metadata), never reading the files in them: ``ls``, ``du``, ``tree``, ``stat``, and
+    ``find`` without ``-exec``-like actions."""
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "find":
+        return _FIND_READS.isdisjoint(words)
+    return program in _LISTERS
 
 
 def builtin_refusal(words: tuple[str, ...]) -> str | None:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     _K = TypeVar("_K")
 
 __all__ = [
+    "FOLDER_SOURCE",
     "READ_OUTSIDE",
     "WIDE_GLOB",
     "Candidate",
@@ -87,6 +88,8 @@ READ_OUTSIDE = Decision(
 WIDE_GLOB = Decision(
     Behavior.ASK, "A glob names more files than the path rules can check", "workspace-boundary"
 )
+FOLDER_SOURCE = "search-scope"
+"""The source of an ask for a folder a line may read whole (as for an agent's search)."""
 _TOOL_EXECUTION = Decision(Behavior.ASK, "Tool execution requires approval", "shell-default")
 
 
@@ -565,7 +568,50 @@ class DecisionEngine:
             for rule, decision in self._rule_hits(file, view, resolved, None)[0]:
                 if rule.paths is not None and decision.behavior >= Behavior.ASK:
                     found.append((Candidate(RULES, decision, rule.name), rule.label))
+            if (
+                access.effect is Effect.READ
+                and not access.listed
+                and resolved is not None
+                and not found
+            ):
+                found.extend(self._folder_candidates(file, resolved, view))
         return tuple(found)
+
+    def _folder_candidates(
+        self, file: PermissionRequest, resolved: str, view: RuleView
+    ) -> list[tuple[Candidate, str | None]]:
+        """A folder a line reads (``grep -r x src``) may be read whole: when a read path
+        rule closes (denies or asks for) a file below it, the line asks, naming one; a folder
+        too large to walk asks too. Which programs read a folder's files and which only list
+        it is the program's to say, so every folder argument is taken as read whole."""
+        root = self._boundary.root
+        folder = os.path.join(root, resolved) if resolved else root
+        if not os.path.isdir(folder):
+            return []
+        from .folder_walk import MAX_FOLDER_ENTRIES, FolderTooLarge, files_below
+        from .shell_files import FileAccess, file_request
+
+        shown = file.path
+        context = file.context._replace(cwd="")
+        try:
+            for below in files_below(folder):
+                path = f"{resolved}/{below}" if resolved else below
+                inner = file_request(FileAccess(Effect.READ, path, False), context)
+                for rule, decision in self._rule_hits(inner, view, path, None)[0]:
+                    if rule.paths is not None and decision.behavior >= Behavior.ASK:
+                        reason = (
+                            f"The line reads {shown}, which holds {below}, closed by rule "
+                            f"{rule.name}: {decision.reason}"
+                        )
+                        asked = Decision(Behavior.ASK, reason, FOLDER_SOURCE)
+                        return [(Candidate(RULES, asked, rule.name), rule.label)]
+        except FolderTooLarge:
+            reason = (
+                f"The line reads {shown}, which holds more than {MAX_FOLDER_ENTRIES} entries "
+                "to check against the path rules"
+            )
+            return [(Candidate(BOUNDARY, Decision(Behavior.ASK, reason, FOLDER_SOURCE)), None)]
+        return []
 
     def _read_target(self, path: str) -> str | None:
         """The workspace-relative real path of a file a line reads, ``None`` when it is

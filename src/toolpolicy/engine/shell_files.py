@@ -43,12 +43,14 @@ _TOOL_FOR = {Effect.WRITE: "write_file", Effect.READ: "read_file"}
 class FileAccess(NamedTuple):
     """One file a plain line touches: how, the path as the line wrote it (or a file its glob
     matches now), and whether it is a redirection (else a command's argument). ``unchecked``:
-    a glob that matches more than :data:`MAX_GLOB_MATCHES` files."""
+    a glob that matches more than :data:`MAX_GLOB_MATCHES` files. ``listed``: only commands
+    that list folders name it (``PlainLine.listed``), so a folder there is not read whole."""
 
     effect: Effect
     path: str
     redirect: bool
     unchecked: bool = False
+    listed: bool = False
 
     def describe(self) -> str:
         """``redirection '> out.txt'`` or ``argument '~/.ssh'``, for explanations."""
@@ -70,17 +72,19 @@ def file_accesses(plain: PlainLine, workspace: str = "") -> Iterator[FileAccess]
     for redirect in plain.redirects:
         if redirect.target not in SINKS:
             yield FileAccess(redirect.effect, redirect.target, True)
+    listed = plain.listed
     for path in plain.arguments:
         if path in SINKS:
             continue
-        yield FileAccess(Effect.READ, path, False)
+        only = path in listed
+        yield FileAccess(Effect.READ, path, False, listed=only)
         if workspace and ("*" in path or "?" in path):
             matches = glob.glob(os.path.expanduser(path), root_dir=workspace)
             if len(matches) > MAX_GLOB_MATCHES:
                 yield FileAccess(Effect.READ, path, False, unchecked=True)
                 continue
             for match in matches:
-                yield FileAccess(Effect.READ, match, False)
+                yield FileAccess(Effect.READ, match, False, listed=only)
 
 
 def file_request(access: FileAccess, context: ToolContext) -> PermissionRequest:

@@ -19,20 +19,21 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..compile.globs import GlobError, GlobPattern, compile_glob
 from ..core.decision import Decision
 from ..core.vocabulary import Behavior
+from ..engine.evaluate import FOLDER_SOURCE
+from ..engine.folder_walk import MAX_FOLDER_ENTRIES, FolderTooLarge, files_below
 from ..engine.selection import ToolPolicy
 from .adapter import AgentEvent, CatalogEntry, Kind
 from .decide import UNRESOLVABLE_READ, Verdict, evaluate_call, verdict
 from .paths import agent_path
 
-__all__ = ["MAX_SCOPE_ENTRIES", "decide_scope"]
+__all__ = ["decide_scope"]
 
-MAX_SCOPE_ENTRIES = 20_000
 _MAX_ALTERNATIVES = 64
 _BRACES = re.compile(r"\{([^{}]*)\}")
 # ripgrep's most common file types; any other type selects every file.
@@ -53,10 +54,6 @@ _TYPES: Mapping[str, tuple[str, ...]] = {
     "ts": ("*.ts", "*.tsx", "*.mts", "*.cts"),
     "yaml": ("*.yaml", "*.yml"),
 }
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> Verdict:
@@ -80,7 +77,7 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
     closed: list[tuple[str, Verdict]] = []
     selected = 0
     try:
-        for below in _files(folder):
+        for below in files_below(folder):
             if not selects(below):
                 continue
             selected += 1
@@ -89,14 +86,14 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
             found = verdict(evaluate_call(event, policy, "read_file", {"path": path}))
             if found.decision.behavior >= Behavior.ASK:
                 closed.append((below, found))
-    except _TooLarge:
+    except FolderTooLarge:
         if not searches:
             return own
         reason = (
-            f"{event.tool_name} searches {raw}, which holds more than {MAX_SCOPE_ENTRIES} "
+            f"{event.tool_name} searches {raw}, which holds more than {MAX_FOLDER_ENTRIES} "
             "entries to check against the path rules"
         )
-        return Verdict(Decision(Behavior.ASK, reason, "search-scope"), True, ())
+        return Verdict(Decision(Behavior.ASK, reason, FOLDER_SOURCE), True, ())
     if not closed:
         return own
     below, strongest = max(closed, key=lambda c: c[1].decision.behavior)
@@ -109,25 +106,7 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
         f"{event.tool_name} searches {raw}, which holds {below}, "
         f"closed by rule {rule.source}: {rule.reason}"
     )
-    return Verdict(Decision(Behavior.ASK, reason, "search-scope"), True, strongest.matched)
-
-
-def _files(folder: str) -> Iterator[str]:
-    """Every file below ``folder``, relative to it (symlinks listed, not followed; ``.git``
-    skipped)."""
-    seen = 0
-    start = len(folder.rstrip("/")) + 1
-    for top, dirs, files in os.walk(folder):
-        dirs[:] = [d for d in dirs if d != ".git"]
-        seen += len(dirs) + len(files)
-        if seen > MAX_SCOPE_ENTRIES:
-            raise _TooLarge
-        prefix = top[start:] + "/" if len(top) >= start else ""
-        for name in files:
-            yield prefix + name
-        for name in dirs:
-            if os.path.islink(os.path.join(top, name)):
-                yield prefix + name
+    return Verdict(Decision(Behavior.ASK, reason, FOLDER_SOURCE), True, strongest.matched)
 
 
 def _selector(given: Mapping[str, Any], entry: CatalogEntry) -> Callable[[str], bool]:
