@@ -141,6 +141,28 @@ def test_a_bad_text_raises_json_s_own_error() -> None:
         loads(b"")
 
 
+@pytest.mark.parametrize(
+    "text", ["{", '{"a": 1,}', '{"a": "\\q"}', '{"a": "\t"}', "[1 2]", "[1] x", "\ufeff1", "["]
+)
+def test_a_bad_text_raises_json_s_error_in_a_process_that_has_not_loaded_json(text: str) -> None:
+    # CPython 3.11's C scanner finds JSONDecodeError only in an already loaded json.decoder
+    probe = (
+        "import sys\n"
+        "from toolpolicy.core.json_text import loads\n"
+        "assert 'json' not in sys.modules\n"
+        "try:\n"
+        f"    loads({text!r})\n"
+        "except Exception as error:\n"
+        "    print(type(error).__name__, error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    with pytest.raises(json.JSONDecodeError) as raised:
+        json.loads(text)
+    assert done.stdout == f"JSONDecodeError {raised.value}\n"
+
+
 def test_reading_and_writing_import_neither_json_nor_re() -> None:
     probe = (
         "import sys\n"

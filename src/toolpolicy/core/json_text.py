@@ -7,7 +7,10 @@ through the C module ``_json`` underneath. This module drives ``_json`` the way 
 
 * :func:`loads` is ``json.loads``: the same values, and the same errors, because every input
   the C scanner does not accept whole (a syntax error, extra data, a BOM, bytes that are not
-  plainly UTF-8) is handed to ``json.loads`` itself, which then raises its own error.
+  plainly UTF-8) is handed to ``json.loads`` itself, which then raises its own error. Any
+  exception of the scanner counts as "not accepted": on CPython 3.11 its error inside a
+  document is a ``SystemError`` unless ``json.decoder`` happens to be loaded already (it looks
+  ``JSONDecodeError`` up there without importing it).
 * :func:`encoder` is ``json.dumps`` with the given options and ``check_circular=False``, as a
   function built once (``json.dumps`` builds its encoder on every call).
 * :data:`string_literal` writes one JSON string, UTF-8 kept (``json.encoder.encode_basestring``).
@@ -69,7 +72,7 @@ def loads(text: str | bytes) -> Any:
         start = len(plain) - len(plain.lstrip(_SPACE))
         try:
             value, end = _scan(plain, start)
-        except (StopIteration, ValueError):
+        except Exception:  # json itself reports every error (see the module docstring)
             pass
         else:
             if not plain[end:].strip(_SPACE):
