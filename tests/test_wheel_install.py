@@ -106,4 +106,5 @@ def test_the_installed_command_is_the_hand_written_script(venv: Path, outside: P
     assert first.startswith("#!") and Path(first[2:]).parent == venv / "bin"
     assert body == (_REPO / "scripts" / "toolpolicy_command.py").read_text().split("\n", 1)[1]
     version = _run([command, "--version"], outside)
-    assert (version.returncode, version.stdout) == (0, "toolpolicy, version 0.1.0\n")
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.startswith("toolpolicy, version ")
