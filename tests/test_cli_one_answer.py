@@ -3,8 +3,9 @@ runs without cyclic garbage collection; any other command, and ``check`` handed 
 collects as usual. (Issue 14: the collector re-scanned the objects that importing the
 decision path creates, about 0.8 ms of a warm hook call.)
 
-Each case runs ``main()`` the way the console script does (``argv`` None) in a fresh
-interpreter that reports every collection the collector starts from then on.
+Each case runs the installed command's own script (``scripts/toolpolicy_command.py``) in a
+fresh interpreter that reports every collection the collector starts from its first line on:
+the script turns collection off before it imports anything of toolpolicy.
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from pathlib import Path
 
 import pytest
 
-# A collection reported on stderr as it starts; the console script's own call of main().
-SCRIPT = """
+COMMAND = Path(__file__).resolve().parents[1] / "scripts" / "toolpolicy_command.py"
+
+# The command's script, compiled; the collector's counts emptied; from then on a collection
+# is reported on stderr as it starts; then the script runs.
+SCRIPT = f"""
 import gc, os, sys
-sys.argv = ["toolpolicy", *sys.argv[1:]]
-from toolpolicy.cli.main import main
+sys.argv = [{str(COMMAND)!r}, *sys.argv[1:]]
+code = compile(open(sys.argv[0]).read(), sys.argv[0], "exec")
+gc.collect()
 gc.callbacks.append(lambda phase, info: phase == "start" and os.write(2, b"collected\\n"))
-sys.exit(main())
+exec(code, {{"__name__": "__main__"}})
 """
 
 

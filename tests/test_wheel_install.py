@@ -97,3 +97,14 @@ def test_the_installed_command_prints_the_schema(venv: Path, outside: Path) -> N
     result = _run([venv / "bin" / "toolpolicy", "schema"], outside)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["$id"] == "urn:toolpolicy:schema:v1"
+
+
+def test_the_installed_command_is_the_hand_written_script(venv: Path, outside: Path) -> None:
+    command = venv / "bin" / "toolpolicy"
+    first, body = command.read_text().split("\n", 1)
+    # pip points the script's "#!python" line at the environment's interpreter
+    assert first.startswith("#!") and Path(first[2:]).parent == venv / "bin"
+    assert body == (_REPO / "scripts" / "toolpolicy_command.py").read_text().split("\n", 1)[1]
+    version = _run([command, "--version"], outside)
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.startswith("toolpolicy, version ")

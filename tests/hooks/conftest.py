@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,42 @@ def modules_after_hook(
     )
     report = json.loads(done.stderr.strip().splitlines()[-1])
     return report["rc"], frozenset(report["modules"])
+
+
+COMMAND = Path(__file__).resolve().parents[2] / "scripts" / "toolpolicy_command.py"
+"""The installed command's script (the wheel installs it as ``toolpolicy``)."""
+
+# The command's script run as installed, reporting every module loaded when the process
+# ends (``os._exit``, after the answer is written). The wrapper itself imports nothing.
+_REPORTING = f"""
+import os, sys
+end = os._exit
+def report(code):
+    os.write(2, ("modules " + " ".join(sorted(sys.modules)) + "\\n").encode())
+    end(code)
+os._exit = report
+sys.argv = [{str(COMMAND)!r}, *sys.argv[1:]]
+exec(compile(open(sys.argv[0]).read(), sys.argv[0], "exec"), {{"__name__": "__main__"}})
+"""
+
+
+def modules_after_command(
+    args: Sequence[str], stdin: str, *, env: Mapping[str, str], cwd: Path
+) -> tuple[int, frozenset[str]]:
+    """Run ``toolpolicy ARGS`` through the installed command's own script in a fresh
+    interpreter: its exit code and every module loaded when it ended."""
+    done = subprocess.run(
+        [sys.executable, "-c", _REPORTING, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(env),
+        cwd=cwd,
+    )
+    report = done.stderr.strip().splitlines()[-1]
+    assert report.startswith("modules "), done.stderr
+    return done.returncode, frozenset(report.split()[1:])
 
 
 class Hook:

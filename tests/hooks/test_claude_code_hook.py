@@ -390,6 +390,13 @@ def test_every_decision_is_audited_with_session_and_tool_use_ids(hook: Hook) -> 
         (b"", "toolpolicy hook: stdin is not a JSON event"),
         (b"not json", "toolpolicy hook: stdin is not a JSON event"),
         (b"\xff\xfe", "toolpolicy hook: stdin is not a JSON event"),
+        # errors inside a document, which the C scanner reports through json.decoder
+        (b"{", "toolpolicy hook: stdin is not a JSON event"),
+        (b'{"hook_event_name": "PreToolUse",}', "toolpolicy hook: stdin is not a JSON event"),
+        (b'{"tool_name": "a\\q"}', "toolpolicy hook: stdin is not a JSON event"),
+        (b'{"tool_name": "a\tb"}', "toolpolicy hook: stdin is not a JSON event"),
+        (b'{"tool_name": "Bash"} {}', "toolpolicy hook: stdin is not a JSON event"),
+        (b"[" * 100_000, "toolpolicy hook: stdin is not a JSON event"),
         (b"[]", "toolpolicy hook: the event is not a JSON object"),
         (b'{"tool_name": "Bash"}', "toolpolicy hook: the event has no hook_event_name"),
         (

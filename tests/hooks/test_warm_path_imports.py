@@ -22,7 +22,7 @@ import pytest
 
 from toolpolicy.hooks.adapters import ADAPTERS
 
-from .conftest import Hook, golden, modules_after_hook
+from .conftest import Hook, golden, modules_after_command, modules_after_hook
 
 SHELL_PARSING = (
     "shlex",
@@ -80,6 +80,29 @@ def test_a_warm_read_or_write_loads_no_argparse_typing_shell_parsing_pathlib_or_
         "rc": 0,
         "loaded": ["toolpolicy.engine.cache"],
     }
+
+
+NOT_FOR_THE_COMMAND = ("re", "json", *OFF_THE_WARM_PATH)
+"""What the installed command must not load either: its script, json_text and the plain
+character tests leave ``re`` and ``json`` out (issue 14)."""
+
+
+@pytest.mark.parametrize("name", ["pre_tool_use_read_inside", "pre_tool_use_edit"])
+def test_the_installed_command_answers_a_warm_read_or_write_without_re_or_json(
+    hook: Hook, name: str
+) -> None:
+    (hook.ws / "src").mkdir()
+    event = json.dumps(golden(name, hook.ws, hook.home)["event"])
+    args = ["hook", "claude-code", "--audit", str(hook.audit)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
+    env.update(TOOLPOLICY_CACHE_DIR=str(hook.cache), CLAUDE_PROJECT_DIR=str(hook.ws))
+    env["HOME"] = str(hook.home)
+    modules_after_command(args, event, env=env, cwd=hook.ws)  # warm the cache
+    rc, modules = modules_after_command(args, event, env=env, cwd=hook.ws)
+    assert rc == 0
+    assert "toolpolicy.engine.cache" in modules  # it decided on the warm path
+    assert [name for name in NOT_FOR_THE_COMMAND if name in modules] == []
+    assert hook.records()[-1]["agent_tool"] in ("Read", "Edit")  # and audited the call
 
 
 def test_a_warm_shell_event_does_load_the_shell_line_reader(hook: Hook) -> None:

@@ -1,13 +1,13 @@
 """What ``toolpolicy check`` prints: one function for the click command and for the fast path.
 
 Click-free, so that ``cli.plain_check`` can print exactly what the click command prints
-without importing click.
+without importing click; JSON through ``core.json_text``, without importing ``json`` (and
+``re``).
 """
 
 from __future__ import annotations
 
-import json
-
+from ..core.json_text import encoder, loads
 from ..core.lean_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from ..engine.evaluate import Evaluation
 
 __all__ = ["check_lines", "rejected_lines"]
+
+_DECIDED = encoder(ensure_ascii=False)
+_REJECTED = encoder()
 
 
 def check_lines(tool: str, raw: str, evaluation: Evaluation, fmt: str) -> list[str]:
@@ -24,14 +27,14 @@ def check_lines(tool: str, raw: str, evaluation: Evaluation, fmt: str) -> list[s
     if fmt == "json":
         out = {
             "tool": tool,
-            "arguments": json.loads(raw) if raw.strip() else {},
+            "arguments": loads(raw) if raw.strip() else {},
             **decision.to_json(),
             "preset": knobs.preset,
             "sandbox": (decision.sandbox or knobs.sandbox).value,
             "approval": knobs.approval.value,
             "matched_rules": list(evaluation.matched_rules),
         }
-        return [json.dumps(out, ensure_ascii=False)]
+        return [_DECIDED(out)]
     lines = [
         f"{decision.behavior.label} ({decision.source}) - {decision.reason}",
         f"preset {knobs.preset} (sandbox {knobs.sandbox.value}, approval {knobs.approval.value})",
@@ -44,7 +47,7 @@ def check_lines(tool: str, raw: str, evaluation: Evaluation, fmt: str) -> list[s
 def rejected_lines(exc: CallRejected, tool: str, fmt: str) -> list[str]:
     """The lines printed for a call that fails preparation (exit 1)."""
     if fmt == "json":
-        return [json.dumps({"tool": tool, "error_code": exc.code, "result": exc.content})]
+        return [_REJECTED({"tool": tool, "error_code": exc.code, "result": exc.content})]
     return [
         f"{exc.code}: the call fails before any permission check",
         f"tool result: {exc.content}",

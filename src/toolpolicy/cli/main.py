@@ -41,13 +41,13 @@ def main(argv: list[str] | None = None) -> int:
         checked = run_plain_check(args[1:])  # None: click's command parses and reports
         if checked is not None:
             return _ended(checked, argv)
-        if argv is None:
-            gc.enable()  # click's command runs as any other command
     if args == ["--version"]:
         from .._version import __version__
 
         print(f"toolpolicy, version {__version__}")
         return 0
+    if argv is None:
+        gc.enable()  # any other command, and a check left to click's, collects as usual
     from .app import run_app
 
     return run_app(args)
@@ -58,7 +58,9 @@ def _one_answer(argv: list[str] | None) -> None:
     hook, a plain ``check``) runs without cyclic garbage collection: the collector would
     only scan again and again the objects that importing the decision path creates (about
     0.8 ms of a warm hook call), and the few cycles a call makes end with the process
-    (``_ended``). A cold call's policy load pauses collection anyway (``gc_paused``)."""
+    (``_ended``). A cold call's policy load pauses collection anyway (``gc_paused``). The
+    installed command (``scripts/toolpolicy_command.py``) turns collection off before it
+    imports this module; ``python -m toolpolicy`` turns it off here."""
     if argv is None:
         gc.disable()
 

@@ -21,10 +21,13 @@ matching stays linear in the length of the path (no catastrophic backtracking).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
-from ..core.lean_typing import NamedTuple
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+from ..core.text_checks import has_control_character, starts_with_drive
+
+if TYPE_CHECKING:
+    import re
 
 __all__ = [
     "MAX_GLOB_LENGTH",
@@ -46,8 +49,6 @@ MAX_GLOB_LENGTH = 1024
 _DOUBLE_STAR = "**"
 _NOT_ROOT = r"(?!\.?\Z)"
 _ANY_SEGMENTS = r"(?:[^/]*/)*"
-_DRIVE = re.compile(r"[A-Za-z]:")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 class GlobError(ValueError):
@@ -191,6 +192,8 @@ class LazyFullmatch(tuple[str, bool]):
         """The compiled matcher (built now if it was not yet)."""
         fullmatch = self._fullmatch
         if fullmatch is None:
+            import re  # not at import: a decision that matches no glob needs no ``re``
+
             regex = glob_regex(self[0], gitignore=self[1])
             fullmatch = self._fullmatch = re.compile(regex, re.DOTALL).fullmatch
         return fullmatch
@@ -213,7 +216,7 @@ def _check_text(text: str, *, gitignore: bool) -> None:
         raise GlobError("invalid glob '': the pattern is empty")
     if len(text) > MAX_GLOB_LENGTH:
         raise GlobError(f"invalid glob: longer than {MAX_GLOB_LENGTH} characters")
-    if _CONTROL.search(text):
+    if has_control_character(text):
         raise GlobError(f"invalid glob {text!r}: control characters are not allowed")
     if "\\" in text:
         raise GlobError(
@@ -223,7 +226,7 @@ def _check_text(text: str, *, gitignore: bool) -> None:
         raise GlobError(f"invalid glob {text!r}: leading or trailing blanks")
     if not gitignore and text.startswith("/"):
         raise GlobError(f"invalid glob {text!r}: absolute paths are not allowed")
-    if _DRIVE.match(text):
+    if starts_with_drive(text):
         raise GlobError(f"invalid glob {text!r}: drive paths are not allowed")
     if text.startswith("~") and not (gitignore and text.startswith(HOME)):
         raise GlobError(
@@ -258,6 +261,8 @@ def _translate_segments(segments: Sequence[str], text: str) -> str:
 
 def _translate_segment(segment: str, text: str) -> str:
     """One segment: ``*`` and ``?`` never cross ``/``; runs of ``*`` are one ``*``."""
+    import re
+
     pieces: list[list[str]] = [[]]
     index = 0
     while index < len(segment):
@@ -284,6 +289,8 @@ def _translate_segment(segment: str, text: str) -> str:
 
 def _translate_class(segment: str, start: int, text: str) -> tuple[str, int]:
     """``[...]`` at ``segment[start]``; returns the regex class and the index after it."""
+    import re
+
     index = start + 1
     negate = index < len(segment) and segment[index] in "!^"
     if negate:

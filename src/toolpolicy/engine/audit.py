@@ -13,13 +13,13 @@ or failed write raises.
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import time
 from _thread import allocate_lock  # threading.Lock itself, without importing threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from ..core.errors import AuditError, AuditFileError
+from ..core.json_text import encoder, string_literal
 from ..core.lean_typing import TYPE_CHECKING
 from ..core.records import AuditRecord
 from ..core.sha256 import sha256
@@ -38,25 +38,10 @@ __all__ = [
 ]
 
 
-def _compact_encoder(*, sort_keys: bool) -> Callable[[object], str]:
-    """Compact JSON, UTF-8 kept. ``JSONEncoder.encode`` builds json's C encoder again on
-    every call; this builds it once (the pure-Python encoder where the C one is missing)."""
-    encoder = json.JSONEncoder(sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=False)
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # pragma: no cover - CPython ships the C encoder
-        return encoder.encode
-    string = json.encoder.encode_basestring
-    one_shot = make(None, encoder.default, string, None, ":", ",", sort_keys, False, True)
-    return lambda value: "".join(one_shot(value, 0))
-
-
-_CANONICAL = _compact_encoder(sort_keys=True)
-# Audit lines keep the record's own field order; only hashed values need sorted keys.
-_LINE = _compact_encoder(sort_keys=False)
-
-
-_STRING = json.encoder.encode_basestring
-"""One JSON string literal, UTF-8 kept (json's C function)."""
+# Compact JSON, UTF-8 kept. Audit lines keep the record's own field order; only hashed values
+# need sorted keys.
+_CANONICAL = encoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+_LINE = encoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def record_json(record: AuditRecord) -> str:
@@ -67,7 +52,7 @@ def record_json(record: AuditRecord) -> str:
     """
     if record.arguments is not None or record.extra:
         return _LINE(record.to_json())
-    s = _STRING
+    s = string_literal
     rules = ",".join([s(rule) for rule in record.matched_rules])
     outcome = record.approval_outcome
     return (

@@ -9,9 +9,9 @@ keeps elsewhere to notice a truncated tail.
 
 from __future__ import annotations
 
-import json
 import os
 
+from ..core.json_text import loads
 from ..core.lean_typing import NamedTuple
 from ..core.sha256 import sha256
 
@@ -68,7 +68,7 @@ def _seq(line: bytes) -> int:
     """The seq of a chained line; a line that is not one (torn, foreign) counts as 0, so the
     chain restarts after it and ``verify`` reports the break."""
     try:
-        seq = json.loads(line).get("seq")
+        seq = loads(line).get("seq")
     except (ValueError, AttributeError):
         return 0
     return seq if isinstance(seq, int) and not isinstance(seq, bool) and seq > 0 else 0

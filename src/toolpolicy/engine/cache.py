@@ -26,7 +26,6 @@ the user and could edit the policy files themselves (see SECURITY.md).
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
 import time
@@ -37,6 +36,7 @@ from types import MappingProxyType
 from .._version import __version__
 from ..compile.capabilities import CapabilitySet
 from ..compile.source import SourceDocument
+from ..core.json_text import encoder
 from ..core.lean_typing import TYPE_CHECKING
 from ..core.sha256 import sha256
 from .builtin import BUILTIN_PROFILE_NAMES, layer_path
@@ -58,6 +58,7 @@ _FORMAT = 2
 _MAGIC = b"toolpolicy-cache\n"
 _DIGEST = 32
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_KEY_JSON = encoder(sort_keys=True, separators=(",", ":"))
 """The installed package: another install ships its own built-in files."""
 
 
@@ -129,7 +130,7 @@ def _cached(
     (whose documents name the files the value was built from)."""
     folder = os.fspath(directory) if directory is not None else cache_dir()
     full_key = {"format": _FORMAT, "version": __version__, "package": _PACKAGE, **key}
-    canonical = json.dumps(full_key, sort_keys=True, separators=(",", ":")).encode()
+    canonical = _KEY_JSON(full_key).encode()
     entry = os.path.join(folder, sha256(canonical).hexdigest()[:40] + ".entry")
     found = _read(entry, full_key)
     if found is not None:

@@ -19,7 +19,6 @@ Claude Code sends absolute paths; ``cwd`` follows the shell's ``cd``, so the wor
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -28,7 +27,7 @@ from ..core.decision import Decision
 from ..core.lean_typing import TYPE_CHECKING
 from ..core.vocabulary import Behavior, Effect
 from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, Kind
-from .event_json import load_event, tool_event, workspace_dir
+from .event_json import answer_line, load_event, tool_event, workspace_dir
 
 if TYPE_CHECKING:
     from typing import Any
@@ -178,7 +177,7 @@ class ClaudeCode:
                 "permissionDecision": decision.behavior.label,
                 "permissionDecisionReason": decision.reason,
             }
-        return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False) + "\n"
+        return answer_line({"hookSpecificOutput": output})
 
 
 CLAUDE_CODE = ClaudeCode()

@@ -25,14 +25,13 @@ did offline (``shared/realclients/codex-gemini``: ``golden/``, ``observed-run_al
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from ..core.vocabulary import Effect
 from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, Kind, denied_reason, deny_only
-from .event_json import load_event, tool_event, workspace_dir
+from .event_json import answer_line, load_event, tool_event, workspace_dir
 
 __all__ = ["CATALOG", "CODEX", "Codex"]
 
@@ -112,7 +111,7 @@ class Codex:
             }
         else:
             return ""
-        return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False) + "\n"
+        return answer_line({"hookSpecificOutput": output})
 
 
 CODEX = Codex()

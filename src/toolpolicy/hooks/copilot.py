@@ -25,11 +25,11 @@ event's ``cwd``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from ..core.json_text import loads
 from ..core.vocabulary import Effect
 from .adapter import (
     AgentEvent,
@@ -41,7 +41,7 @@ from .adapter import (
     denied_reason,
     deny_only,
 )
-from .event_json import load_event, tool_event, workspace_dir
+from .event_json import answer_line, load_event, tool_event, workspace_dir
 
 __all__ = ["CATALOG", "COPILOT", "Copilot"]
 
@@ -157,7 +157,7 @@ class Copilot:
         if reason is None:
             return ""
         output = {"permissionDecision": "deny", "permissionDecisionReason": reason}
-        return json.dumps(output, ensure_ascii=False) + "\n"
+        return answer_line(output)
 
 
 def _arguments(given: object) -> Any:
@@ -166,7 +166,7 @@ def _arguments(given: object) -> Any:
         return {}
     if isinstance(given, str):
         try:
-            given = json.loads(given)
+            given = loads(given)
         except (ValueError, RecursionError):
             raise HookError("toolArgs is a string that is not JSON") from None
         if not isinstance(given, dict):

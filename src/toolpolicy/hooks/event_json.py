@@ -3,23 +3,31 @@
 Claude Code, Codex CLI, Gemini CLI and Copilot CLI's Claude-compatible form all send the same
 snake_case fields (``hook_event_name``, ``session_id``, ``cwd``, ``tool_name``,
 ``tool_input``, optional ``tool_use_id`` and ``permission_mode``); each adapter names its own
-events. Anything unexpected is a ``HookError`` (the hook blocks the call).
+events. Anything unexpected is a ``HookError`` (the hook blocks the call). The answer goes
+back as one JSON line (:func:`answer_line`). Both go through ``core.json_text``, not ``json``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..core.json_text import encoder, loads
 from ..core.lean_typing import TYPE_CHECKING
 from .adapter import AgentEvent, EventKind, HookError
 
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["MAX_EVENT_BYTES", "TOOL_EVENTS", "load_event", "tool_event", "workspace_dir"]
+__all__ = [
+    "MAX_EVENT_BYTES",
+    "TOOL_EVENTS",
+    "answer_line",
+    "load_event",
+    "tool_event",
+    "workspace_dir",
+]
 
 MAX_EVENT_BYTES = 8 * 1024 * 1024
 TOOL_EVENTS = (EventKind.PRE_TOOL_USE, EventKind.PERMISSION_REQUEST, EventKind.POST_TOOL_USE)
@@ -30,12 +38,21 @@ def load_event(raw: bytes) -> dict[str, Any]:
     if len(raw) > MAX_EVENT_BYTES:
         raise HookError("event is larger than 8 MiB")
     try:
-        event = json.loads(raw.decode("utf-8"))
+        event = loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise HookError("stdin is not a JSON event") from None
     if not isinstance(event, dict):
         raise HookError("the event is not a JSON object")
     return event
+
+
+_ANSWER = encoder(ensure_ascii=False)
+
+
+def answer_line(answer: Mapping[str, object]) -> str:
+    """``answer`` as one line of JSON, UTF-8 kept (``json.dumps(answer, ensure_ascii=False)``
+    and a newline)."""
+    return _ANSWER(answer) + "\n"
 
 
 def tool_event(

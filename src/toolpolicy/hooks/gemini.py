@@ -21,14 +21,13 @@ there would block a turn or a model response).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..core.vocabulary import Effect
 from .adapter import AgentEvent, Answer, CatalogEntry, EventKind, Kind, denied_reason, deny_only
-from .event_json import load_event, tool_event, workspace_dir
+from .event_json import answer_line, load_event, tool_event, workspace_dir
 
 __all__ = ["CATALOG", "GEMINI", "Gemini"]
 
@@ -130,7 +129,7 @@ class Gemini:
         reason = denied_reason(answer)
         if reason is None:
             return ""
-        return json.dumps({"decision": "deny", "reason": reason}, ensure_ascii=False) + "\n"
+        return answer_line({"decision": "deny", "reason": reason})
 
 
 GEMINI = Gemini()

@@ -19,7 +19,6 @@ resolved), otherwise absolute.
 from __future__ import annotations
 
 import os
-import re
 
 __all__ = ["agent_path"]
 
@@ -66,6 +65,8 @@ def _rewrite(path: str, cwd: str) -> str | None:
         return path
     if _ends_segment(path, _DESCRIPTOR):
         return None
+    import re
+
     found = re.match(_PROCESS, path)
     if found is None or not _ends_segment(path, _PROCESS):
         return path
@@ -87,6 +88,8 @@ def _rewrite(path: str, cwd: str) -> str | None:
 
 
 def _ends_segment(path: str, pattern: str) -> bool:
+    import re
+
     found = re.match(pattern, path)
     return found is not None and (len(path) == found.end() or path[found.end()] == "/")
 

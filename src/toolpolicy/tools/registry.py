@@ -8,14 +8,14 @@ exception ``tool_execution_error``, with no stack trace in the model's context.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
 from ..core.errors import PermissionContractError, WorkspacePathError
+from ..core.json_text import loads
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.results import ToolResult, is_tool_result, tool_error
+from ..core.text_checks import is_word
 from ..core.vocabulary import Effect, SandboxMode
 from .arguments import ArgumentError, ArgumentSpec
 from .protected import FIXED_PROTECTED, ProtectedSet
@@ -37,7 +37,6 @@ __all__ = [
 ]
 
 MAX_ARGUMENTS_BYTES = 4 * 1024 * 1024
-_NAME = re.compile(r"[A-Za-z0-9_]+")
 
 
 class ToolContext(NamedTuple):
@@ -91,7 +90,7 @@ class ToolDefinition(_ToolDefinitionFields):
         path_argument: str | None = None,
         handler: Handler | None = None,
     ) -> ToolDefinition:
-        if not isinstance(name, str) or not _NAME.fullmatch(name):
+        if not isinstance(name, str) or not is_word(name):
             raise PermissionContractError(f"invalid tool name: {name!r}")
         if path_argument is not None and path_argument not in arguments.names:
             raise PermissionContractError(f"{name}: unknown path argument")
@@ -171,7 +170,7 @@ class ToolSnapshot:
                     call, error=tool_error("invalid_json", "Tool arguments are too large")
                 )
             try:
-                raw = json.loads(raw) if raw.strip() else {}
+                raw = loads(raw) if raw.strip() else {}
             except (ValueError, RecursionError):
                 return PreparedCall(
                     call, error=tool_error("invalid_json", "Tool arguments are not valid JSON")

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 
 from ..core.errors import WorkspacePathError
+from ..core.text_checks import has_control_character, starts_with_drive
 
 __all__ = [
     "MAX_COMPONENT_BYTES",
@@ -40,8 +40,6 @@ _MAX_SYMLINK_HOPS = 40
 _SHOWN_CHARS = 200
 _SAFE_COMPONENT_CHARS = MAX_COMPONENT_BYTES // 4
 
-_DRIVE = re.compile(r"[A-Za-z]:")
-_ILLEGAL = re.compile(r'[<>:"|?*\x00-\x1f\x7f-\x9f]')
 _RESERVED = frozenset(
     {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
     | {
@@ -51,6 +49,21 @@ _RESERVED = frozenset(
     }
 )
 _RESERVED_STARTS = frozenset(name[:3] for name in _RESERVED)
+
+
+def _has_illegal_character(path: str) -> bool:
+    """Whether ``path`` holds a character no Windows file name may hold: ``<>:"|?*`` or a
+    control character."""
+    return (
+        "<" in path
+        or ">" in path
+        or ":" in path
+        or '"' in path
+        or "|" in path
+        or "?" in path
+        or "*" in path
+        or has_control_character(path)
+    )
 
 
 def _show(path: str) -> str:
@@ -80,9 +93,9 @@ def split_relative(path: str) -> tuple[str, ...]:
         raise WorkspacePathError("path_escape", f"UNC paths are not allowed: {_show(path)}")
     if path.startswith(("/", "\\")):
         raise WorkspacePathError("path_escape", f"Absolute paths are not allowed: {_show(path)}")
-    if _DRIVE.match(path):
+    if starts_with_drive(path):
         raise WorkspacePathError("path_escape", f"Drive paths are not allowed: {_show(path)}")
-    if _ILLEGAL.search(path):
+    if _has_illegal_character(path):
         raise WorkspacePathError("invalid_path", f"Illegal character in path: {_show(path)}")
     try:
         size = len(path.encode("utf-8"))
