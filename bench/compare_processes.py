@@ -84,7 +84,7 @@ def hook_policy(folder: str, root: str, count: int = HOOK_RULES) -> str:
 
 
 _FLOOR = (
-    "import re, json, os, sys\n"
+    "import json, os, sys\n"
     "event = json.load(sys.stdin)\n"
     "fd = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)\n"
     "os.write(fd, (json.dumps({'tool': event['tool_name']}) + '\\n').encode())\n"
@@ -122,8 +122,8 @@ def commands(ws: Workspace, *, quick: bool = False) -> list[Command]:
         Command("python", "python3 -c pass", [sys.executable, "-c", "pass"]),
         Command(
             "floor",
-            "python3: the least a hook does (import re as pip's console script does, "
-            "json-parse the event, append and fsync one line)",
+            "python3: the least a hook does (json-parse the event with the json module, "
+            "append and fsync one line)",
             [sys.executable, "-c", _FLOOR, os.path.join(ws.scratch, "floor.jsonl")],
             event,
         ),
