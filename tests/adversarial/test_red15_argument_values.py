@@ -24,8 +24,6 @@ DESIGN: "A deny or ask is conservative. It hits wherever the denied thing could 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -34,6 +32,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolpolicy import Behavior, Decision, load
+
+from .project import Project
 
 POLICY = """\
 apiVersion: toolpolicy/v1
@@ -55,38 +55,18 @@ _READ_OUTSIDE = ("ask", "workspace-boundary", "Reading outside the workspace req
 _DENIED = ("deny", "no-secret", "The secret stays secret")
 
 
-class Setup:
+class Setup(Project):
     def __init__(self, base: Path) -> None:
-        self.ws = base / "project"
-        self.outside = base / "elsewhere"
-        for folder in (self.ws / "src", self.outside):
-            folder.mkdir(parents=True)
+        super().__init__(base, POLICY)
+        (self.ws / "src").mkdir()
         (self.ws / "secret.txt").write_text("SECRET-IN\n")
         (self.ws / "src" / "a.txt").write_text("nothing\n")
         (self.outside / "hostname").write_text("SECRET-OUT\n")
         (self.ws / "link").symlink_to(self.outside, target_is_directory=True)
-        self.policy = self.ws / "toolpolicy.yaml"
-        self.policy.write_text(POLICY)
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLPOLICY_")}
-        self.env["HOME"] = str(base)
-        self.env["TOOLPOLICY_CACHE_DIR"] = str(base / "cache")
         self.loaded = load("P03", policies=[self.policy], workspace=self.ws)
 
     def check(self, line: str) -> Decision:
         return self.loaded.check("shell", {"command": line})
-
-    def run(self, argv: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            argv,
-            input=stdin,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            cwd=self.ws,
-            env=self.env,
-            timeout=120,
-            check=False,
-        )
 
 
 @pytest.fixture(scope="module")

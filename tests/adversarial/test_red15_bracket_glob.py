@@ -19,11 +19,7 @@ as the write or read it is").
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -32,6 +28,8 @@ from hypothesis import strategies as st
 
 from toolpolicy import Behavior, load
 from toolpolicy.engine.selection import ToolPolicy
+
+from .project import Project
 
 POLICY = """\
 apiVersion: toolpolicy/v1
@@ -57,63 +55,19 @@ _PROPERTY = settings(
 )
 
 
-class Setup:
+class Setup(Project):
     """A workspace holding ``.git``, its policy file, a denied file and a link out."""
 
     def __init__(self, base: Path) -> None:
-        self.ws = base / "project"
-        self.home = base / "home"
-        self.outside = base / "elsewhere"
-        for folder in (self.ws / ".git", self.home, self.outside):
-            folder.mkdir(parents=True)
+        super().__init__(base, POLICY)
+        (self.ws / ".git").mkdir()
         (self.ws / ".git" / "config").write_text("[core]\n")
         (self.ws / "secret.txt").write_text("SECRET-IN\n")
         (self.outside / "hostname").write_text("SECRET-OUT\n")
         (self.ws / "link").symlink_to(self.outside, target_is_directory=True)
-        self.policy = self.ws / "toolpolicy.yaml"
-        self.policy.write_text(POLICY)
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLPOLICY_")}
-        self.env["HOME"] = str(self.home)
-        self.env["TOOLPOLICY_CACHE_DIR"] = str(base / "cache")
 
     def loaded(self) -> ToolPolicy:
         return load("P03", policies=[self.policy], workspace=self.ws)
-
-    def cli(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "toolpolicy", *args],
-            input=stdin,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            cwd=self.ws,
-            env=self.env,
-            timeout=120,
-            check=False,
-        )
-
-    def bash(self, line: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            ["bash", "--noprofile", "--norc", "-c", line],
-            capture_output=True,
-            text=True,
-            cwd=self.ws,
-            env=self.env,
-            timeout=30,
-            check=False,
-        )
-
-    def hook(self, line: str) -> dict[str, object]:
-        event = {
-            "session_id": "s", "transcript_path": str(self.ws / "t.jsonl"),
-            "cwd": str(self.ws), "permission_mode": "default", "hook_event_name": "PreToolUse",
-            "tool_name": "Bash", "tool_input": {"command": line}, "tool_use_id": "toolu_1",
-        }  # fmt: skip
-        policy = str(self.policy)
-        done = self.cli("hook", "claude-code", "--policy", policy, stdin=json.dumps(event))
-        assert done.returncode == 0, done.stderr
-        answer: dict[str, object] = json.loads(done.stdout)["hookSpecificOutput"]
-        return answer
 
 
 @pytest.fixture
@@ -168,9 +122,9 @@ def test_a_hidden_bracket_glob_is_decided_no_weaker_than_the_name_it_matches(
 def test_the_claude_code_hook_does_not_allow_a_write_into_git_by_a_hidden_glob(
     setup: Setup,
 ) -> None:
-    assert setup.hook("echo x > .git/config")["permissionDecision"] == "deny"
-    answer = setup.hook("echo '[core] fsmonitor = touch F' > .gi[t' ']/config")
-    assert answer["permissionDecision"] != "allow"
+    assert setup.hook("Bash", {"command": "echo x > .git/config"})[0] == "deny"
+    line = "echo '[core] fsmonitor = touch F' > .gi[t' ']/config"
+    assert setup.hook("Bash", {"command": line})[0] != "allow"
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")
@@ -178,18 +132,8 @@ def test_toolpolicy_run_under_full_access_leaves_git_and_the_policy_alone(setup:
     """``toolpolicy run`` with real bash: with the literal names both writes are denied; with
     the hidden glob they ran (the sandbox is not there under ``danger-full-access``)."""
     lines = ["echo pwned >> .gi[t' ']/config", "echo 'rules: []' >> toolpolic[y' '].yaml"]
-    replies: list[dict[str, object]] = [
-        {"tool_calls": [{"id": f"c{i}", "name": "shell", "arguments": {"command": line}}]}
-        for i, line in enumerate(lines)
-    ]
-    replies.append({"content": "done"})
-    script = setup.outside / "script.jsonl"
-    script.write_text("".join(json.dumps(r) + "\n" for r in replies))
     before = setup.policy.read_text()
-    done = setup.cli(
-        "run", "--script", str(script), "--workspace", str(setup.ws), "--policy",
-        str(setup.policy), "--sandbox", "danger-full-access", "--max-turns", "10",
-    )  # fmt: skip
+    done = setup.run_agent(lines, "danger-full-access")
     assert done.returncode == 0, done.stderr
     assert (setup.ws / ".git" / "config").read_text() == "[core]\n"
     assert setup.policy.read_text() == before

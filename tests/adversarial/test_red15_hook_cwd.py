@@ -20,13 +20,11 @@ hook has no handler (the agent opens the file), so it resolves physically before
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from .project import Project
 
 POLICY = """\
 apiVersion: toolpolicy/v1
@@ -45,58 +43,15 @@ rules:
 """
 
 
-class Setup:
+class Setup(Project):
     def __init__(self, base: Path) -> None:
-        self.ws = base / "project"
+        super().__init__(base, POLICY)
         for folder in (self.ws / ".git" / "hooks", self.ws / "config" / "prod"):
             folder.mkdir(parents=True)
         (self.ws / "config" / "prod" / "db.yaml").write_text("password: SECRET\n")
-        self.policy = self.ws / "toolpolicy.yaml"
-        self.policy.write_text(POLICY)
-        self.path = str(self.policy)
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLPOLICY_")}
-        self.env["HOME"] = str(base)
-        self.env["TOOLPOLICY_CACHE_DIR"] = str(base / "cache")
-        self.env["CLAUDE_PROJECT_DIR"] = str(self.ws)
 
-    def hook(self, command: str, cwd: Path) -> tuple[str, str]:
-        event = {
-            "session_id": "s", "transcript_path": str(self.ws / "t.jsonl"), "cwd": str(cwd),
-            "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-            "tool_input": {"command": command}, "tool_use_id": "toolu_1",
-        }  # fmt: skip
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "toolpolicy",
-                "hook",
-                "claude-code",
-                "--policy",
-                str(self.policy),
-            ],
-            input=json.dumps(event),
-            capture_output=True,
-            text=True,
-            cwd=self.ws,
-            env=self.env,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        out = json.loads(done.stdout)["hookSpecificOutput"]
-        return out["permissionDecision"], out["permissionDecisionReason"]
-
-    def bash(self, command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            ["bash", "--noprofile", "--norc", "-c", command],
-            capture_output=True,
-            text=True,
-            cwd=cwd,
-            env=self.env,
-            timeout=30,
-            check=False,
-        )
+    def shell(self, command: str, cwd: Path) -> tuple[str, str]:
+        return self.hook("Bash", {"command": command}, cwd=cwd)
 
 
 @pytest.fixture
@@ -106,11 +61,11 @@ def setup(tmp_path: Path) -> Setup:
 
 def test_the_root_spelling_is_denied(setup: Setup) -> None:
     """The premise: from the project root both are refused."""
-    assert setup.hook("echo x >> .git/hooks/pre-commit", setup.ws) == (
+    assert setup.shell("echo x >> .git/hooks/pre-commit", setup.ws) == (
         "deny",
         "Writing inside .git is forbidden",
     )
-    assert setup.hook("cat config/prod/db.yaml", setup.ws) == (
+    assert setup.shell("cat config/prod/db.yaml", setup.ws) == (
         "deny",
         "Production settings stay closed",
     )
@@ -118,7 +73,7 @@ def test_the_root_spelling_is_denied(setup: Setup) -> None:
 
 def test_a_write_from_a_shell_sitting_in_git_is_denied(setup: Setup) -> None:
     inside_git = setup.ws / ".git"
-    answer = setup.hook("echo 'touch F' >> hooks/pre-commit", inside_git)
+    answer = setup.shell("echo 'touch F' >> hooks/pre-commit", inside_git)
     # What Claude Code's bash does with that line in that folder:
     setup.bash("echo 'touch F' >> hooks/pre-commit", inside_git)
     assert (setup.ws / ".git" / "hooks" / "pre-commit").read_text() == "touch F\n"
@@ -128,7 +83,7 @@ def test_a_write_from_a_shell_sitting_in_git_is_denied(setup: Setup) -> None:
 def test_a_read_from_a_shell_sitting_in_config_meets_the_anchored_deny(setup: Setup) -> None:
     in_config = setup.ws / "config"
     assert setup.bash("cat prod/db.yaml", in_config).stdout == "password: SECRET\n"
-    assert setup.hook("cat prod/db.yaml", in_config) == (
+    assert setup.shell("cat prod/db.yaml", in_config) == (
         "deny",
         "Production settings stay closed",
     )

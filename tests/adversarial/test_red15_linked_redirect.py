@@ -25,9 +25,6 @@ The hook resolves physically and denies all four (a passing test here keeps it s
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -36,6 +33,8 @@ from hypothesis import strategies as st
 
 from toolpolicy import load
 from toolpolicy.engine.selection import ToolPolicy
+
+from .project import Project
 
 POLICY = """\
 apiVersion: toolpolicy/v1
@@ -55,37 +54,18 @@ _SETTINGS = "Agent settings that register toolpolicy cannot be written"
 _OUTSIDE = "Writing outside the workspace is forbidden"
 
 
-class Setup:
+class Setup(Project):
     """A workspace with ``.git``, ``.claude``, its policy file, and a link to each of them
     and to the home folder outside it."""
 
     def __init__(self, base: Path) -> None:
-        self.ws = base / "project"
-        self.home = base / "home"
-        for folder in (self.ws / ".git", self.ws / ".claude", self.home):
-            folder.mkdir(parents=True)
+        super().__init__(base, POLICY)
+        for folder in (self.ws / ".git", self.ws / ".claude"):
+            folder.mkdir()
         (self.ws / ".git" / "config").write_text("[core]\n")
-        self.policy = self.ws / "toolpolicy.yaml"
-        self.policy.write_text(POLICY)
         for name, target in (("g", ".git"), ("cl", ".claude"), ("pol", "toolpolicy.yaml")):
             (self.ws / name).symlink_to(target)
         (self.ws / "h").symlink_to(self.home, target_is_directory=True)
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLPOLICY_")}
-        self.env["HOME"] = str(self.home)
-        self.env["TOOLPOLICY_CACHE_DIR"] = str(base / "cache")
-
-    def cli(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "toolpolicy", *args],
-            input=stdin,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            cwd=self.ws,
-            env=self.env,
-            timeout=120,
-            check=False,
-        )
 
 
 # (the target through a link, the same file written out, the reason the latter gets)
@@ -147,18 +127,8 @@ def test_toolpolicy_run_under_full_access_writes_nothing_through_a_planted_link(
         "echo '{}' > cl/settings.json",
         "echo 'touch F' >> h/.bashrc",
     ]
-    replies: list[dict[str, object]] = [
-        {"tool_calls": [{"id": f"c{i}", "name": "shell", "arguments": {"command": line}}]}
-        for i, line in enumerate(lines)
-    ]
-    replies.append({"content": "done"})
-    script = setup.home / "script.jsonl"
-    script.write_text("".join(json.dumps(r) + "\n" for r in replies))
     before = setup.policy.read_text()
-    done = setup.cli(
-        "run", "--script", str(script), "--workspace", str(setup.ws), "--policy",
-        str(setup.policy), "--sandbox", "danger-full-access", "--max-turns", "10",
-    )  # fmt: skip
+    done = setup.run_agent(lines, "danger-full-access")
     assert done.returncode == 0, done.stderr
     assert (setup.ws / ".git" / "config").read_text() == "[core]\n"
     assert setup.policy.read_text() == before

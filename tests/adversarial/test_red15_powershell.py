@@ -16,13 +16,11 @@ proven"). No PowerShell here, so this test stops at the hook's answer.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from .project import Project
 
 POLICY = """\
 apiVersion: toolpolicy/v1
@@ -44,42 +42,21 @@ _GIT = ("deny", "Writing inside .git is forbidden")
 _SECRET = ("deny", "The secret stays secret")
 
 
-def _hook(ws: Path, tool: str, command: str) -> tuple[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLPOLICY_")}
-    env["TOOLPOLICY_CACHE_DIR"] = str(ws.parent / "cache")
-    env["CLAUDE_PROJECT_DIR"] = str(ws)
-    event = {
-        "session_id": "s", "transcript_path": str(ws / "t.jsonl"), "cwd": str(ws),
-        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool,
-        "tool_input": {"command": command}, "tool_use_id": "toolu_1",
-    }  # fmt: skip
-    done = subprocess.run(
-        [sys.executable, "-m", "toolpolicy", "hook", "claude-code", "--policy", "toolpolicy.yaml"],
-        input=json.dumps(event),
-        capture_output=True,
-        text=True,
-        cwd=ws,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)["hookSpecificOutput"]
-    return out["permissionDecision"], out["permissionDecisionReason"]
-
-
 @pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    (root / ".git").mkdir(parents=True)
-    (root / "secret.txt").write_text("SECRET\n")
-    (root / "toolpolicy.yaml").write_text(POLICY)
-    return root
+def project(tmp_path: Path) -> Project:
+    found = Project(tmp_path, POLICY)
+    (found.ws / ".git").mkdir()
+    (found.ws / "secret.txt").write_text("SECRET\n")
+    return found
 
 
-def test_the_slash_spellings_are_denied(ws: Path) -> None:
-    assert _hook(ws, "PowerShell", "echo x > .git/config") == _GIT
-    assert _hook(ws, "PowerShell", "cat ./secret.txt") == _SECRET
+def _hook(project: Project, tool: str, command: str) -> tuple[str, str]:
+    return project.hook(tool, {"command": command})
+
+
+def test_the_slash_spellings_are_denied(project: Project) -> None:
+    assert _hook(project, "PowerShell", "echo x > .git/config") == _GIT
+    assert _hook(project, "PowerShell", "cat ./secret.txt") == _SECRET
 
 
 @pytest.mark.parametrize(
@@ -91,60 +68,38 @@ def test_the_slash_spellings_are_denied(ws: Path) -> None:
     ],
 )
 def test_a_backslash_path_in_powershell_gets_the_slash_spellings_answer(
-    ws: Path, command: str, expected: tuple[str, str]
+    project: Project, command: str, expected: tuple[str, str]
 ) -> None:
-    assert _hook(ws, "PowerShell", command) == expected
+    assert _hook(project, "PowerShell", command) == expected
 
 
-def _raw_hook(ws: Path, tool: str, command: str) -> str:
-    """The hook's whole stdout (empty: no opinion, the agent's own flow decides)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLPOLICY_")}
-    env["TOOLPOLICY_CACHE_DIR"] = str(ws.parent / "cache")
-    env["CLAUDE_PROJECT_DIR"] = str(ws)
-    event = {
-        "session_id": "s", "transcript_path": str(ws / "t.jsonl"), "cwd": str(ws),
-        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool,
-        "tool_input": {"command": command}, "tool_use_id": "toolu_1",
-    }  # fmt: skip
-    done = subprocess.run(
-        [sys.executable, "-m", "toolpolicy", "hook", "claude-code", "--policy", "toolpolicy.yaml"],
-        input=json.dumps(event),
-        capture_output=True,
-        text=True,
-        cwd=ws,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def test_a_powershell_line_is_never_allowed_by_the_bash_reading(ws: Path) -> None:
+def test_a_powershell_line_is_never_allowed_by_the_bash_reading(project: Project) -> None:
     """``echo hi`` is allowed as Bash; as PowerShell it asks, since bash's reading proves
     nothing about PowerShell. Even an allow for ``pwsh`` itself gets no allow from the hook:
     then it has no opinion, and Claude Code's own permission flow decides."""
-    assert _hook(ws, "Bash", "echo hi") == ("allow", "Everyday commands")
-    assert _hook(ws, "PowerShell", "echo hi") == ("ask", "Shell execution requires approval")
-    (ws / "toolpolicy.yaml").write_text(POLICY.replace("[echo, cat]", "[echo, cat, pwsh]"))
-    assert _hook(ws, "Bash", "pwsh -NoProfile -Command 'echo hi'") == (
+    assert _hook(project, "Bash", "echo hi") == ("allow", "Everyday commands")
+    assert _hook(project, "PowerShell", "echo hi") == ("ask", "Shell execution requires approval")
+    project.policy.write_text(POLICY.replace("[echo, cat]", "[echo, cat, pwsh]"))
+    assert _hook(project, "Bash", "pwsh -NoProfile -Command 'echo hi'") == (
         "allow",
         "Everyday commands",
     )
-    assert _raw_hook(ws, "PowerShell", "echo hi") == ""
+    assert project.hook_stdout("PowerShell", {"command": "echo hi"}) == ""
 
 
-def test_a_denied_command_inside_a_powershell_line_is_denied(ws: Path) -> None:
-    (ws / "toolpolicy.yaml").write_text(
+def test_a_denied_command_inside_a_powershell_line_is_denied(project: Project) -> None:
+    project.policy.write_text(
         POLICY
         + "  - name: no-force\n    behavior: deny\n    reason: No force pushes\n"
         + '    match: {commands: ["git push --force"]}\n'
     )
     line = "if ($true) { git push origin --force }"
-    assert _hook(ws, "PowerShell", line) == ("deny", "No force pushes")
+    assert _hook(project, "PowerShell", line) == ("deny", "No force pushes")
 
 
-def test_a_gate_refuses_a_powershell_shell_under_allow_rules_for_shell_lines(ws: Path) -> None:
+def test_a_gate_refuses_a_powershell_shell_under_allow_rules_for_shell_lines(
+    project: Project,
+) -> None:
     """In-process the engine reads a line as bash does: a PowerShell runner under allow
     rules for shell lines is refused when the gate is built, so no allow is ever granted on
     that reading; without such allows it runs (every line asks or is denied)."""
@@ -155,7 +110,7 @@ def test_a_gate_refuses_a_powershell_shell_under_allow_rules_for_shell_lines(ws:
     from toolpolicy.tools.shell import ShellRunner
 
     registry = builtin_registry(shell=ShellRunner(shell="powershell")).snapshot()
-    policy = load("P03", policies=[str(ws / "toolpolicy.yaml")], workspace=str(ws))
+    policy = load("P03", policies=[str(project.policy)], workspace=str(project.ws))
     with pytest.raises(ConfigurationError) as raised:
         policy.gate(approval=ApprovalService(), audit=[MemorySink()], registry=registry)
     assert str(raised.value) == (
@@ -164,5 +119,5 @@ def test_a_gate_refuses_a_powershell_shell_under_allow_rules_for_shell_lines(ws:
     )
     bash = builtin_registry().snapshot()
     assert policy.gate(approval=ApprovalService(), audit=[MemorySink()], registry=bash)
-    plain = load("P03", workspace=str(ws))
+    plain = load("P03", workspace=str(project.ws))
     assert plain.gate(approval=ApprovalService(), audit=[MemorySink()], registry=registry)

@@ -8,16 +8,15 @@ The team policy allows ``echo``, ``git status`` and ``pytest`` and denies ``git 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import toolpolicy
 from toolpolicy import Behavior
+
+from .project import Project
 
 POLICY = """\
 apiVersion: toolpolicy/v1
@@ -70,39 +69,12 @@ EXAMPLES: list[tuple[str, tuple[str, str, str]]] = [
 ]  # fmt: skip
 
 
-class Setup:
-    def __init__(self, tmp: Path) -> None:
-        self.ws = tmp / "project"
-        self.home = tmp / "home"
-        self.outside = tmp / "elsewhere"
-        for folder in (self.ws, self.home, self.outside):
-            folder.mkdir()
-        self.policy = self.ws / "toolpolicy.yaml"
-        self.policy.write_text(POLICY)
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLPOLICY_")}
-        self.env["HOME"] = str(self.home)
-        self.env["TOOLPOLICY_CACHE_DIR"] = str(tmp / "cache")
-
-    def cli(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "toolpolicy", *args],
-            input=stdin,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            cwd=self.ws,
-            env=self.env,
-            timeout=120,
-            check=False,
-        )
-
-
 @pytest.fixture
-def setup(tmp_path: Path) -> Setup:
-    return Setup(tmp_path)
+def setup(tmp_path: Path) -> Project:
+    return Project(tmp_path, POLICY)
 
 
-def test_toolpolicy_check_gives_each_example_its_answer(setup: Setup) -> None:
+def test_toolpolicy_check_gives_each_example_its_answer(setup: Project) -> None:
     for line, (behavior, source, reason) in EXAMPLES:
         done = setup.cli(
             "check", "shell", json.dumps({"command": line}), "--policy", str(setup.policy),
@@ -112,7 +84,7 @@ def test_toolpolicy_check_gives_each_example_its_answer(setup: Setup) -> None:
         assert (out["behavior"], out["source"], out["reason"]) == (behavior, source, reason), line
 
 
-def test_the_claude_code_hook_gives_each_example_its_answer(setup: Setup) -> None:
+def test_the_claude_code_hook_gives_each_example_its_answer(setup: Project) -> None:
     for line, (behavior, _, reason) in EXAMPLES:
         event = {
             "session_id": "s", "transcript_path": str(setup.ws / "t.jsonl"),
@@ -133,20 +105,10 @@ def test_the_claude_code_hook_gives_each_example_its_answer(setup: Setup) -> Non
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")
 @pytest.mark.parametrize("sandbox", ["workspace-write", "danger-full-access"])
 def test_toolpolicy_run_runs_only_what_is_allowed_even_with_full_access(
-    setup: Setup, sandbox: str
+    setup: Project, sandbox: str
 ) -> None:
-    replies = [
-        {"tool_calls": [{"id": f"c{i}", "name": "shell", "arguments": {"command": line}}]}
-        for i, (line, _) in enumerate(EXAMPLES)
-    ]
-    replies.append({"content": "done"})
-    script = setup.outside / "script.jsonl"
-    script.write_text("".join(json.dumps(r) + "\n" for r in replies))
     before = setup.policy.read_text()
-    done = setup.cli(
-        "run", "--script", str(script), "--workspace", str(setup.ws), "--policy",
-        str(setup.policy), "--sandbox", sandbox, "--max-turns", "50",
-    )  # fmt: skip
+    done = setup.run_agent([line for line, _ in EXAMPLES], sandbox)
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
     for (line, (behavior, source, reason)), printed in zip(EXAMPLES, lines, strict=True):
