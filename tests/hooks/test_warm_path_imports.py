@@ -8,7 +8,8 @@ shell-line reader (shell events only), ``pathlib``, ``tempfile`` or ``pickle`` (
 writes an entry only when it is cold, and reads it with the C unpickler), ``hashlib`` (the
 OpenSSL binding: ``core.sha256`` is CPython's own), ``threading`` (a lock is
 ``_thread.allocate_lock``), ``contextlib``, the terminal sink's escaping (``terminal_text``,
-``unicodedata``), nor the adapters of the other agents. A
+``unicodedata``), the glob compiler (P03's rules hold no path pattern), nor the adapters of
+the other agents. A
 shell event does load the shell-line reader: the control that the list names modules the hook
 really uses.
 """
@@ -46,6 +47,7 @@ OFF_THE_WARM_PATH = (
     "toolpolicy.engine.terminal_text",
     "toolpolicy.engine.sources",
     "toolpolicy.engine.redaction",
+    "toolpolicy.compile.globs",  # P03's cached rules hold no path pattern
     *SHELL_PARSING,
     "toolpolicy.hooks.codex",
     "toolpolicy.hooks.gemini",

@@ -15,7 +15,6 @@ from ..core.errors import PolicyLoadError, Problem
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import Behavior, Effect
 from .capabilities import CapabilitySet
-from .globs import GlobPattern, compile_glob
 from .index import RuleIndex
 from .names import NamePattern
 from .rules import CompiledRule
@@ -23,6 +22,8 @@ from .source import SourceDocument
 
 if TYPE_CHECKING:
     from typing import Any, TypeVar
+
+    from .globs import GlobPattern
 
     T = TypeVar("T")
 
@@ -161,16 +162,16 @@ def _each(
     return tuple(compiled)
 
 
-def _glob(pattern: str) -> GlobPattern:
-    return compile_glob(pattern, gitignore=True)
-
-
 def _compile_rule(
     raw: Mapping[str, Any], document: SourceDocument, index: int, order: int
 ) -> CompiledRule:
-    # Command patterns load the shell-line reader: a hook call that only reads them from the
-    # cache (and decides a file access) never imports it.
+    # Command patterns load the shell-line reader, path patterns the glob compiler: a hook
+    # call that only reads the rules from the cache never imports what the cache has none of.
     from .commands import compile_command_pattern
+    from .globs import compile_glob
+
+    def _glob(pattern: str) -> GlobPattern:
+        return compile_glob(pattern, gitignore=True)
 
     match = raw.get("match") or {}
     behavior = Behavior.parse(raw["behavior"])

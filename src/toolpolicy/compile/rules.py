@@ -14,11 +14,11 @@ from __future__ import annotations
 from ..core.decision import Decision
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import Behavior, Effect
-from .globs import GlobPattern
 from .names import NamePattern
 
 if TYPE_CHECKING:
     from .commands import CommandLine, CommandPattern
+    from .globs import GlobPattern
 
 __all__ = ["CallFacts", "CompiledRule"]
 
