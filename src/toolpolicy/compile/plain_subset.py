@@ -13,6 +13,11 @@ the shell's state (:mod:`toolpolicy.compile.program_table`).
 
 Everything else is refused with what was found and where: :class:`NotPlain`. Nothing here
 is a best effort — a character or construct not accepted below is a refusal.
+
+Most lines an agent runs are bare words, operators and redirections between blanks
+(``git status && ls src | wc -l``, ``make > build.log``): those are read token by token
+(``_Recogniser.tokens``) through the same checks, with the same result. Anything else there
+— including every line that is refused — is read character by character (``line``).
 """
 
 from __future__ import annotations
@@ -39,6 +44,12 @@ _BARE = re.compile(r"[A-Za-z0-9_%+,\-./:=@^\]!]+")
 # The common word: bare runs and single-quoted strings (quotes are simply removed).
 _SIMPLE_WORD = re.compile(r"(?:[A-Za-z0-9_%+,\-./:=@^\]!]+|'[^'\x00-\x08\x0b-\x1f\x7f]*')+")
 _BLANKS = re.compile(r"(?:[ \t]+|\\\n)+")
+# A line of bare words, the operators between commands and the file redirections, every
+# token between blanks: the lines ``_Recogniser.tokens`` reads.
+_TOKENS = re.compile(r"[ \t]*(?:(?:[A-Za-z0-9_%+,\-./:=@^\]!]+|;|&&|\|\||\||>>|>|<)(?:[ \t]+|\Z))+")
+_TOKEN = re.compile(r"[^ \t]+")
+_TOKEN_REDIRECTS = {">": Effect.WRITE, ">>": Effect.WRITE, "<": Effect.READ}
+_TOKEN_OPERATORS = frozenset((";", "&&", "||", "|"))
 _WORD_END = frozenset(" \t\n;&|<>")
 _DIGITS = frozenset("0123456789")  # str.isdigit() also says yes to "²"
 # Characters that can only start a word (not a comment, an operator or a redirection).
@@ -128,6 +139,10 @@ def recognise_plain(line: str) -> PlainLine | NotPlain:
     if len(line) > MAX_PLAIN_LINE_LENGTH:
         return NotPlain(f"a line longer than {MAX_PLAIN_LINE_LENGTH} characters", 1)
     try:
+        if _TOKENS.fullmatch(line):
+            found = _Recogniser(line).tokens()
+            if found is not None:
+                return found
         return _Recogniser(line).line()
     except _Refused as refused:
         return refused.found
@@ -185,6 +200,42 @@ class _Recogniser:
             self.finish(words, "")
         if not self.commands:
             raise _Refused("no command", 0)
+        return self.result()
+
+    def tokens(self) -> PlainLine | None:
+        """A line ``_TOKENS`` matches, read a token at a time; ``None`` for one that ``line``
+        must read (one it refuses, at the place it names): an operator or a redirection
+        without what must come before or after it."""
+        words: list[_Word] = []
+        redirect: tuple[Effect, int] | None = None  # a redirection waiting for its target
+        operator = ""  # the operator that ended the last command
+        for token in _TOKEN.finditer(self.text):
+            text, start = token.group(), token.start()
+            if redirect is not None:
+                if text in _TOKEN_OPERATORS or text in _TOKEN_REDIRECTS:
+                    return None
+                self.redirects.append(Redirect(redirect[0], text, redirect[1] + 1))
+                self.open_redirects += 1
+                redirect = None
+            elif text in _TOKEN_REDIRECTS:
+                redirect = (_TOKEN_REDIRECTS[text], start)
+            elif text in _TOKEN_OPERATORS:
+                if not words:
+                    return None
+                self.finish(words, text)
+                words, operator = [], text
+            else:
+                words.append(_Word(text, True, start))
+        if redirect is not None or (
+            not words and (self.open_redirects or operator not in ("", ";"))
+        ):
+            return None
+        if words:
+            self.finish(words, "")
+        return self.result() if self.commands else None
+
+    def result(self) -> PlainLine:
+        """The plain line of the commands and redirections read."""
         arguments = tuple(dict.fromkeys(_paths(self.commands)))
         leaving = tuple(path for path in arguments if _leaves(path))
         read = set(_paths(c for c in self.commands if not lists_only(c.words)))

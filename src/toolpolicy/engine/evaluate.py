@@ -9,7 +9,7 @@ boundary an evaluation made on the call's text alone is remembered by that text.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..compile.index import RuleView
 from ..compile.policy import CompiledPolicy
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ..compile.commands import CommandLine
     from ..compile.plain_subset import PlainLine
     from ..core.protocols import PathBoundary
-    from .shell_files import FileAccess
+    from .shell_files import FileAccess, ShellSupport
 
     _K = TypeVar("_K")
 
@@ -170,6 +170,7 @@ class DecisionEngine:
         "_policy",
         "_protected",
         "_said",
+        "_shell",
         "_static",
     )
 
@@ -202,6 +203,8 @@ class DecisionEngine:
         # and workspace.
         self._accesses: dict[FileAccess, _AccessCandidates] | None = None
         self._said: dict[tuple[object, ...], _RulesSaid] | None = None
+        # The shell-line reader and file functions, bound on the first shell call.
+        self._shell: ShellSupport | None = None
 
     @property
     def policy(self) -> CompiledPolicy:
@@ -511,14 +514,17 @@ class DecisionEngine:
         files a plain line names (:func:`~toolpolicy.engine.shell_files.files_ruled`)."""
         if request.definition.effect is not Effect.EXECUTE:
             return None
-        from .shell_files import files_ruled  # shell calls only
-
-        if not (bucket.has_command_rules or files_ruled(self._policy.rule_index)):
+        shell = self._shell or self._bind_shell()
+        if not (shell.files_ruled or bucket.has_command_rules):
             return None
-        from ..compile.commands import split_command_line
-
         text = request.arguments.get("command")
-        return split_command_line(text) if isinstance(text, str) else None
+        return shell.split(text) if isinstance(text, str) else None
+
+    def _bind_shell(self) -> ShellSupport:
+        from .shell_files import shell_support  # shell calls only
+
+        self._shell = shell_support(self._policy.rule_index)
+        return self._shell
 
     def _file_candidates(
         self, plain: PlainLine, shell: PermissionRequest
@@ -526,32 +532,31 @@ class DecisionEngine:
         """A plain line's redirections and path arguments, decided as the file accesses
         they are: the boundary (writes), reads outside the workspace (ask), and the deny
         and ask path rules of ``write_file``/``read_file``. Each with its rule's label."""
-        from .shell_files import file_accesses  # shell calls only
-
         found: list[tuple[Candidate, str | None]] = []
         if not (plain.redirects or plain.arguments):
             return found
+        support = self._shell or self._bind_shell()
         context = shell.context
         # Globs expand in the folder the line runs in; a memo serves the workspace root only.
         memo = None if context.cwd else self._accesses
-        for access in file_accesses(plain, os.path.join(context.workspace, context.cwd)):
+        for access in support.accesses(plain, os.path.join(context.workspace, context.cwd)):
             if memo is None:
-                found.extend(self._access_candidates(access, shell))
+                found.extend(self._access_candidates(access, shell, support))
                 continue
             known = memo.get(access)
             if known is None:
-                known = memo[access] = self._access_candidates(access, shell)
+                known = memo[access] = self._access_candidates(access, shell, support)
             found.extend(known)
         return found
 
-    def _access_candidates(self, access: FileAccess, shell: PermissionRequest) -> _AccessCandidates:
+    def _access_candidates(
+        self, access: FileAccess, shell: PermissionRequest, support: ShellSupport
+    ) -> _AccessCandidates:
         """One file access of a plain line, decided; each candidate with its rule's label."""
-        from .shell_files import file_request  # shell calls only
-
         if access.unchecked:
             return ((Candidate(BOUNDARY, WIDE_GLOB), None),)
         index = self._policy.rule_index
-        file = file_request(access, shell.context)
+        file = support.request(access, shell.context)
         found: list[tuple[Candidate, str | None]] = []
         resolved: str | None = None
         if access.effect is Effect.WRITE:
@@ -560,7 +565,7 @@ class DecisionEngine:
                 return ((Candidate(BOUNDARY, denied), None),)
             view = index.rules_for("write_file")
         else:
-            resolved = self._read_target(file.path or "")
+            resolved = self._read_target(file.path or "", support.real_path)
             if resolved is None:
                 found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
             view = index.rules_for("read_file")
@@ -613,15 +618,18 @@ class DecisionEngine:
             return [(Candidate(BOUNDARY, Decision(Behavior.ASK, reason, FOLDER_SOURCE)), None)]
         return []
 
-    def _read_target(self, path: str) -> str | None:
+    def _read_target(self, path: str, real_path: Callable[[str], str]) -> str | None:
         """The workspace-relative real path of a file a line reads, ``None`` when it is
         outside the workspace: as written (absolute, ``~``, ``..``) or through a symlink on
         disk now. Bash, not a file tool, opens the file, so no check at the open follows
-        this decision: the path is resolved here, and the path rules see the file it
-        resolves to as well as the path as written."""
+        this decision: the path is resolved here (``real_path``: ``os.path.realpath``, see
+        ``engine.real_path``), and the path rules see the file it resolves to as well as the
+        path as written."""
         root = self._boundary.root
+        # os.path.join(root, path), but for the root "/" whose "//x" has the same real path
+        full = path if path.startswith("/") else f"{root}/{path}"
         try:
-            return _inside(root, os.path.realpath(os.path.join(root, path)))
+            return _inside(root, real_path(full))
         except (OSError, ValueError):
             return None
 

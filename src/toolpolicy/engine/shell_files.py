@@ -4,6 +4,9 @@ A redirection's target is a file access â€” ``>``/``>>`` a write, ``<`` a read â
 command's literal path argument (a read). The engine decides each one with the very
 participants ``write_file`` and ``read_file`` get (the boundary with its protected set, the
 path rules): this module only turns the line's files into such requests.
+
+The engine imports it on its first shell call (a hook's read or write never loads the shell
+reader) and keeps what it needs from it in one :class:`ShellSupport`.
 """
 
 from __future__ import annotations
@@ -11,24 +14,28 @@ from __future__ import annotations
 import functools
 import glob
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
 
+from ..compile.commands import CommandLine, split_command_line
 from ..compile.index import RuleIndex
 from ..compile.plain_subset import PlainLine
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
 from ..tools.definitions import builtin_definitions
 from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition
+from .real_path import real_path
 from .request import PermissionRequest
 
 __all__ = [
     "MAX_GLOB_MATCHES",
     "SINKS",
     "FileAccess",
+    "ShellSupport",
     "file_accesses",
     "file_request",
     "files_ruled",
+    "shell_support",
 ]
 
 SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
@@ -57,6 +64,24 @@ class FileAccess(NamedTuple):
         if self.redirect:
             return f"redirection '{'<' if self.effect is Effect.READ else '>'} {self.path}'"
         return f"argument '{self.path}'"
+
+
+class ShellSupport(NamedTuple):
+    """What an engine needs for shell lines, bound once per engine: the line reader, this
+    module's functions, ``real_path`` and whether path rules decide a plain line's files."""
+
+    split: Callable[[str], CommandLine]
+    accesses: Callable[[PlainLine, str], Iterator[FileAccess]]
+    request: Callable[[FileAccess, ToolContext], PermissionRequest]
+    real_path: Callable[[str], str]
+    files_ruled: bool
+
+
+def shell_support(index: RuleIndex) -> ShellSupport:
+    """The :class:`ShellSupport` of an engine deciding with ``index``."""
+    return ShellSupport(
+        split_command_line, file_accesses, file_request, real_path, files_ruled(index)
+    )
 
 
 def files_ruled(index: RuleIndex) -> bool:
