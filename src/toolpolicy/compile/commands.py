@@ -45,14 +45,18 @@ class CommandLine(NamedTuple):
 
     ``plain`` is the proven reading (``None`` when the line is not plain, and then
     ``not_plain`` says what was found where); ``runs`` are the conservative runs of words;
-    ``positions`` maps every word's program name to where it stands (run, word), and rules
-    are looked up by those names.
+    ``positions`` maps every word's program name to where it stands (run, word).
+    ``index_programs`` and ``index_words`` are what the rule index looks command rules up by
+    (:meth:`~toolpolicy.compile.index.ToolBucket.candidates`): every word's program name and
+    every plain command's, every word of the runs and of the plain commands.
     """
 
     plain: PlainLine | None
     not_plain: NotPlain | None
     runs: tuple[tuple[str, ...], ...]
     positions: Mapping[str, tuple[tuple[int, int], ...]]
+    index_programs: frozenset[str] = frozenset()
+    index_words: frozenset[str] = frozenset()
 
     @property
     def programs(self) -> frozenset[str]:
@@ -87,10 +91,21 @@ def _read_cached(line: str) -> CommandLine:
     found = recognise_plain(line)
     runs = scan_runs(line)
     positions: dict[str, list[tuple[int, int]]] = {}
+    words: set[str] = set()
     for run_index, run in enumerate(runs):
+        words.update(run)
         for word_index, word in enumerate(run):
-            positions.setdefault(program_key(word), []).append((run_index, word_index))
+            key = program_key(word)
+            places = positions.get(key)
+            if places is None:
+                positions[key] = [(run_index, word_index)]
+            else:
+                places.append((run_index, word_index))
     where = MappingProxyType({key: tuple(places) for key, places in positions.items()})
+    programs = set(positions)
     if isinstance(found, NotPlain):
-        return CommandLine(None, found, runs, where)
-    return CommandLine(found, None, runs, where)
+        return CommandLine(None, found, runs, where, frozenset(programs), frozenset(words))
+    for command in found.commands:
+        programs.add(program_key(command.words[0]))
+        words.update(command.words)
+    return CommandLine(found, None, runs, where, frozenset(programs), frozenset(words))

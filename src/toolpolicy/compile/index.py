@@ -273,15 +273,7 @@ class ToolBucket(NamedTuple):
 
     def _command_groups(self, command: CommandLine, groups: list[tuple[CompiledRule, ...]]) -> None:
         by_word = self.by_word
-        programs = set(command.positions)
-        words = {w for run in command.runs for w in run}
-        if command.plain is not None:
-            from .command_patterns import program_key  # not imported by a file event
-
-            for plain in command.plain.commands:
-                if plain.words:
-                    programs.add(program_key(plain.words[0]))
-                    words.update(plain.words)
+        programs, words = command.index_programs, command.index_words
         groups.extend(by_word[p] for p in programs if p in by_word)
         paired = self.pair_programs.intersection(programs)
         if not paired:

@@ -272,10 +272,14 @@ class _Recogniser:
             raise _Refused(f"reserved word '{program.text}'", program.column)
         if _ASSIGNMENT.match(program.text):
             raise _Refused("an assignment", program.column)
-        texts = tuple(word.text for word in words)
+        texts = tuple([word.text for word in words])
         if refusal := builtin_refusal(texts):
             raise _Refused(refusal, program.column)
-        literal = next((i for i, word in enumerate(words) if not word.literal), len(words))
+        literal = len(words)
+        for index, word in enumerate(words):
+            if not word.literal:
+                literal = index
+                break
         self.commands.append(PlainCommand(texts, literal))
 
     def descriptor_ahead(self) -> bool:

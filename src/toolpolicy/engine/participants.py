@@ -6,6 +6,7 @@ Order: workspace-boundary (hard-coded, cannot be configured away), sandbox and e
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from ..compile.rules import CallFacts, CompiledRule
@@ -106,22 +107,26 @@ def escalation_candidate(
         return None, None
     requested = SandboxMode(str(wanted))
     if requested.rank <= mode.rank:
-        return (
-            Decision(
-                Behavior.DENY,
-                f"Sandbox escalation must ask for a wider mode than {mode.value}",
-                "sandbox-escalation",
-            ),
-            None,
-        )
+        return _narrower_escalation(mode), None
     justification = str(request.arguments.get("justification", "")).strip()
-    return (
-        Decision(
-            Behavior.ASK,
-            f"Sandbox escalation to {requested.value} requested: {justification}",
-            "sandbox-escalation",
-        ),
-        requested,
+    return _escalation_asked(requested, justification), requested
+
+
+@functools.lru_cache(maxsize=256)
+def _narrower_escalation(mode: SandboxMode) -> Decision:
+    return Decision(
+        Behavior.DENY,
+        f"Sandbox escalation must ask for a wider mode than {mode.value}",
+        "sandbox-escalation",
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _escalation_asked(requested: SandboxMode, justification: str) -> Decision:
+    return Decision(
+        Behavior.ASK,
+        f"Sandbox escalation to {requested.value} requested: {justification}",
+        "sandbox-escalation",
     )
 
 

@@ -1,0 +1,347 @@
+"""The fast shell decision is the slow one: every evaluation of a random line under a random
+policy, in a workspace with links in and out, equals the evaluation of a reference engine
+that reads lines with the character-by-character recogniser alone, looks command rules up
+as the index used to (names and words gathered at each lookup) and resolves each read with
+``os.path.realpath``, then again with the boundary's own walk for the rules.
+
+Candidates, reasons, sources, matched rules, paths and the line as read are all compared,
+on the lexical boundary (``check``) and on the physical one (the diff and the hook), with
+and without an escalation, with the diff's memos and without.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from toolpolicy import load
+from toolpolicy.compile.command_patterns import program_key
+from toolpolicy.compile.command_scan import scan_runs
+from toolpolicy.compile.commands import CommandLine
+from toolpolicy.compile.plain_subset import NotPlain, _Recogniser, _Refused, recognise_plain
+from toolpolicy.engine.evaluate import DecisionEngine, _inside
+from toolpolicy.engine.real_path import resolve
+from toolpolicy.engine.selection import ToolPolicy
+from toolpolicy.engine.shell_files import (
+    ShellSupport,
+    file_accesses,
+    file_request,
+    files_ruled,
+)
+from toolpolicy.tools.workspace import WorkspaceBoundary
+
+# -- the reference: the readings as they were before the fast paths ---------------------------
+
+
+def _reference_plain(line: str) -> object:
+    if len(line) > 16 * 1024:
+        return recognise_plain(line)
+    try:
+        return _Recogniser(line).line()
+    except _Refused as refused:
+        return refused.found
+
+
+def _reference_split(line: str) -> CommandLine:
+    """``split_command_line`` as it was: the index's names and words gathered the old way."""
+    found = _reference_plain(line)
+    runs = scan_runs(line)
+    positions: dict[str, list[tuple[int, int]]] = {}
+    for run_index, run in enumerate(runs):
+        for word_index, word in enumerate(run):
+            positions.setdefault(program_key(word), []).append((run_index, word_index))
+    where = MappingProxyType({key: tuple(places) for key, places in positions.items()})
+    programs = set(where)
+    words = {w for run in runs for w in run}
+    if isinstance(found, NotPlain):
+        return CommandLine(None, found, runs, where, frozenset(programs), frozenset(words))
+    assert not isinstance(found, str)
+    for command in found.commands:  # type: ignore[attr-defined]
+        if command.words:
+            programs.add(program_key(command.words[0]))
+            words.update(command.words)
+    return CommandLine(found, None, runs, where, frozenset(programs), frozenset(words))  # type: ignore[arg-type]
+
+
+class _ReferenceEngine(DecisionEngine):
+    """The engine with a read resolved as it was: ``os.path.realpath`` of the joined path,
+    and never a target known from it (the boundary walks the path again for the rules)."""
+
+    def _read_target(
+        self, path: str, resolve: Callable[[str], tuple[str, bool]]
+    ) -> tuple[bool, str | None]:
+        root = self.workspace
+        try:
+            return _inside(root, os.path.realpath(os.path.join(root, path))) is None, None
+        except (OSError, ValueError):
+            return True, None
+
+
+def _unused_resolve(path: str) -> tuple[str, bool]:
+    raise AssertionError("the reference engine resolves reads with os.path.realpath")
+
+
+def _reference_engine(engine: DecisionEngine) -> DecisionEngine:
+    reference = _ReferenceEngine(
+        engine.policy,
+        engine._boundary,
+        enforces=engine.enforces_policy,
+        protected=engine.protected,
+    )
+    reference._shell = ShellSupport(
+        _reference_split,
+        file_accesses,
+        file_request,
+        _unused_resolve,
+        files_ruled(engine.policy.rule_index),
+    )
+    return reference
+
+
+# -- lines ------------------------------------------------------------------------------------
+
+WORDS = ("a", "b", "git", "push", "rm", "tool", "x", "-rf", "-a", "-ab", "--all", "--out=b")
+PATHS = (
+    "a", "d", "d/a", "in/a", "in", "out", "out/x", "up/ws/a", "dangling", "d/../a",
+    "in/../a", "../x", "/etc/passwd", "~/x", "~", "./a", "d/*", "a*", "-fout/x", "-oin/a",
+    "a\\b", "'d\\a'", "'in\\a'", ".git/config", "d//a", "missing/../in/a", "d/../../ws/a",
+    "deep/../a", "deep/../../a",
+)  # fmt: skip
+OPERATORS = (";", "&&", "||", "|", "\n", "&")
+REDIRECTS = (">", ">>", "<", "2>", "&>", "2>&1", ">|")
+QUOTED = ("'a b'", '"git"', "g'i't", "$(x)", "${a:-git}", "\\rm", "#c")
+
+soup = st.lists(
+    st.tuples(
+        st.one_of(
+            st.sampled_from(WORDS),
+            st.sampled_from(PATHS),
+            st.sampled_from(OPERATORS),
+            st.sampled_from(REDIRECTS),
+            st.sampled_from(QUOTED),
+        ),
+        st.sampled_from((" ", " ", "", "  ", "\t")),
+    ),
+    min_size=1,
+    max_size=7,
+).map(lambda parts: "".join(token + gap for token, gap in parts).strip(" "))
+"""Any tokens, glued or apart: mostly lines that are not plain."""
+
+command = st.builds(
+    lambda program, arguments, redirect: " ".join((program, *arguments, *redirect)),
+    st.sampled_from(("cat", "git", "rm", "tool", "a")),
+    st.lists(st.one_of(st.sampled_from(PATHS), st.sampled_from(WORDS)), max_size=3),
+    st.lists(
+        st.builds(
+            lambda op, path: f"{op} {path}", st.sampled_from(REDIRECTS[:3]), st.sampled_from(PATHS)
+        ),
+        max_size=1,
+    ),
+)
+plain_lines = st.lists(command, min_size=1, max_size=3).flatmap(
+    lambda commands: st.sampled_from(("; ", " && ", " | ", ";")).map(lambda op: op.join(commands))
+)
+"""Commands with path arguments and redirections: mostly plain lines."""
+
+lines = st.one_of(plain_lines, plain_lines, soup)
+
+# -- policies ---------------------------------------------------------------------------------
+
+GLOBS = (
+    "a",
+    "d/**",
+    "**/a",
+    "in/**",
+    "out/**",
+    "*",
+    "d/*",
+    "//etc/**",
+    "~/x",
+    "x",
+    "*.c",
+    "ws/a",
+    "d?a",
+)
+PREFIXES = ("git", "git push", "rm -rf", "rm -r|--recursive", "tool *", "x", "* -a", "a b")
+rules = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "behavior": st.sampled_from(("deny", "ask", "allow")),
+            "tools": st.sampled_from((["read_file"], ["write_file"], ["read_file", "write_file"])),
+            "paths": st.lists(st.sampled_from(GLOBS), min_size=1, max_size=2, unique=True),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "behavior": st.sampled_from(("deny", "ask", "allow")),
+            "tools": st.sampled_from((None, ["shell"])),
+            "commands": st.lists(st.sampled_from(PREFIXES), min_size=1, max_size=2, unique=True),
+        }
+    ),
+)
+policies = st.lists(rules, min_size=1, max_size=5)
+
+
+def _write_policy(folder: Path, rule_list: list[dict[str, object]], number: int) -> str:
+    path = folder / f"policy{number}.yaml"
+    document = {
+        "apiVersion": "toolpolicy/v1",
+        "kind": "Policy",
+        "name": f"p{number}",
+        "extends": "P03",
+        "rules": [
+            {
+                "name": f"r{index}",
+                "behavior": rule["behavior"],
+                "reason": f"Rule {index}",
+                "match": {k: v for k, v in rule.items() if k != "behavior" and v is not None},
+            }
+            for index, rule in enumerate(rule_list)
+        ],
+    }
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workspace with a file, folders, links in (one and two levels down), out, up,
+    dangling; a file outside."""
+    base = tmp_path_factory.mktemp("fast")
+    ws = base / "ws"
+    (ws / "d" / "e").mkdir(parents=True)
+    (ws / "a").write_text("a")
+    (ws / "d" / "a").write_text("a")
+    (base / "outside").mkdir()
+    (base / "outside" / "x").write_text("x")
+    (ws / "in").symlink_to("d")
+    (ws / "deep").symlink_to("d/e")
+    (ws / "out").symlink_to(base / "outside")
+    (ws / "up").symlink_to("..")
+    (ws / "dangling").symlink_to("nowhere")
+    return ws
+
+
+def _engines(policy: ToolPolicy) -> Iterator[tuple[DecisionEngine, DecisionEngine]]:
+    lexical = policy.engine
+    physical = DecisionEngine(
+        lexical.policy,
+        WorkspaceBoundary(lexical.workspace),
+        enforces=lexical.enforces_policy,
+        protected=lexical.protected,
+    )
+    for engine in (lexical, physical):
+        yield engine, _reference_engine(engine)
+    remembering, reference = physical, _reference_engine(physical)
+    remembering.remember_arguments()
+    reference.remember_arguments()
+    yield remembering, reference
+
+
+_counter = iter(range(10**9))
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(rule_list=policies, line_list=st.lists(lines, min_size=1, max_size=6))
+@example(  # a link, then "..": bash climbs from the link's target, the file tools from the link
+    rule_list=[{"behavior": "deny", "tools": ["read_file"], "paths": ["d/*"]}],
+    line_list=["cat deep/../a", "cat < deep/../a", "cat in/../d/a"],
+)
+@example(  # a backslash: one name to bash, a separator to the file tools
+    rule_list=[{"behavior": "ask", "tools": ["read_file"], "paths": ["d?a"]}],
+    line_list=["cat 'd\\a'", "cat < 'in\\a'"],
+)
+def test_every_evaluation_equals_the_reference(
+    workspace: Path, rule_list: list[dict[str, object]], line_list: list[str]
+) -> None:
+    policy_file = _write_policy(workspace.parent, rule_list, next(_counter))
+    policy = load(policies=[policy_file], workspace=workspace)
+    for engine, reference in _engines(policy):
+        for line in line_list:
+            for extra in ({}, {"sandbox_permissions": "danger-full-access", "justification": "j"}):
+                request = policy.request("shell", {"command": line, **extra})
+                assert engine.evaluate(request, policy.knobs) == reference.evaluate(
+                    request, policy.knobs
+                ), line
+
+
+# -- the token reader is the character reader -------------------------------------------------
+
+TOKEN_WORDS = ("a", "git", "-rf", "x=1", "eval", "!", "if", "2", "a/b", "../c", "--x=y", "]")
+token_lines = st.lists(
+    st.tuples(
+        st.sampled_from((*TOKEN_WORDS, ";", "&&", "||", "|", ">", ">>", "<")),
+        st.sampled_from((" ", "\t", "  ")),
+    ),
+    min_size=1,
+    max_size=9,
+).map(lambda parts: "".join(t + gap for t, gap in parts)[: -len(parts[-1][1]) or None])
+
+
+@settings(max_examples=600, deadline=None)
+@given(line=token_lines, lead=st.sampled_from(("", " ", "\t")))
+def test_the_token_reader_reads_as_the_character_reader(line: str, lead: str) -> None:
+    assert recognise_plain(lead + line) == _reference_plain(lead + line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["a ; > x", "a && > x", "a > ; b", "> x a", "a >", "a ;", "; a", "a | | b", "x=1 a", "a && "],
+)
+def test_the_token_reader_on_chosen_lines(line: str) -> None:
+    assert recognise_plain(line) == _reference_plain(line)
+
+
+# -- resolve is os.path.realpath --------------------------------------------------------------
+
+NAMES = ("d", "a", "in", "out", "up", "dangling", "loop", "missing", ".", "..", "")
+
+
+@pytest.fixture(scope="module")
+def tree(workspace: Path) -> Path:
+    (workspace / "loop").symlink_to("loop")
+    return workspace
+
+
+@settings(max_examples=400, deadline=None)
+@given(names=st.lists(st.sampled_from(NAMES), max_size=7), from_root=st.booleans())
+def test_resolve_is_realpath(tree: Path, names: list[str], from_root: bool) -> None:
+    path = ("/" if from_root else f"{tree}/") + "/".join(names)
+    real, direct = resolve(path)
+    assert real == os.path.realpath(path)
+    if direct:  # no link on the way: the components, each ".." taking the one before away
+        assert real == "/" + os.path.normpath(path).lstrip("/") or ".." in names
+
+
+@pytest.mark.parametrize(
+    "tail", ["", "d/../a", "missing/../in/a", "missing/x/../../out/x", "a/x/../..", "../ws/in"]
+)
+def test_resolve_on_chosen_spellings(tree: Path, tail: str) -> None:
+    path = f"{tree}/{tail}"
+    assert resolve(path)[0] == os.path.realpath(path)
+
+
+def test_a_link_on_the_way_is_never_direct(tree: Path) -> None:
+    assert resolve(f"{tree}/in/a") == (f"{tree}/d/a", False)
+    assert resolve(f"{tree}/d/a") == (f"{tree}/d/a", True)
+    assert resolve(f"{tree}/missing/in") == (f"{tree}/missing/in", True)
+
+
+@pytest.mark.parametrize("path", ["relative/x", "/tmp/caf\u00e9", "/tmp/a\x00b", "/", "//x/../y"])
+def test_what_the_walk_does_not_answer_is_realpaths(path: str) -> None:
+    try:
+        expected = os.path.realpath(path)
+    except ValueError:
+        with pytest.raises(ValueError):
+            resolve(path)
+        return
+    assert resolve(path)[0] == expected
