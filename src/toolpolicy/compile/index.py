@@ -154,8 +154,14 @@ class ToolBucket(NamedTuple):
     by_word: Mapping[object, tuple[CompiledRule, ...]]
     pair_programs: frozenset[str]
     command_unkeyed: tuple[CompiledRule, ...]
-    has_outside_paths: bool = False
+    has_outside_paths: bool
     """True when some rule names an absolute (``//``) or home (``~/``) path."""
+    has_path_rules: bool
+    """True when some rule of this tool looks at paths."""
+    has_command_rules: bool
+    """True when some rule of this tool looks at commands."""
+    empty: bool
+    """True when no rule can match a call of this tool."""
 
     @classmethod
     def build(cls, rules: Iterable[CompiledRule]) -> ToolBucket:
@@ -188,6 +194,8 @@ class ToolBucket(NamedTuple):
                     by_word.setdefault(word, []).append(rule)
             else:
                 plain.append(rule)
+        path_rules = any(tables.values()) or bool(path_unkeyed)
+        command_rules = bool(by_word or command_unkeyed)
         return cls(
             plain=tuple(plain),
             by_first=_frozen(tables[FIRST]),
@@ -200,28 +208,10 @@ class ToolBucket(NamedTuple):
             command_unkeyed=tuple(command_unkeyed),
             has_outside_paths=bool(tables[OUTSIDE])
             or any(p.outside for r in path_unkeyed for p in r.paths or ()),
+            has_path_rules=path_rules,
+            has_command_rules=command_rules,
+            empty=not (plain or path_rules or command_rules),
         )
-
-    @property
-    def has_path_rules(self) -> bool:
-        """True when some rule of this tool looks at paths."""
-        return bool(
-            self.by_first
-            or self.by_segment
-            or self.by_extension
-            or self.by_outside
-            or self.path_unkeyed
-        )
-
-    @property
-    def has_command_rules(self) -> bool:
-        """True when some rule of this tool looks at commands."""
-        return bool(self.by_word or self.command_unkeyed)
-
-    @property
-    def empty(self) -> bool:
-        """True when no rule can match a call of this tool."""
-        return not (self.plain or self.has_path_rules or self.has_command_rules)
 
     def path_keys(self) -> PathKeys | None:
         """The keys of this tool's path rules, or ``None`` when some path rule is filed under
@@ -293,30 +283,33 @@ def _frozen(table: Mapping[K, list[CompiledRule]]) -> Mapping[K, tuple[CompiledR
 
 
 class RuleView(NamedTuple):
-    """The rules a call of one tool can match: the tool's own and those for every tool."""
+    """The rules a call of one tool can match: the tool's own and those for every tool.
+
+    Build it with :meth:`of`: the flags are the two buckets' together, worked out once (a
+    decision reads them several times)."""
 
     own: ToolBucket
     shared: ToolBucket
+    has_path_rules: bool
+    """True when some rule looks at paths."""
+    has_outside_paths: bool
+    """True when some rule names an absolute (``//``) or home (``~/``) path."""
+    has_command_rules: bool
+    """True when some rule looks at commands."""
+    empty: bool
+    """True when no rule can match a call of this tool."""
 
-    @property
-    def has_path_rules(self) -> bool:
-        """True when some rule looks at paths."""
-        return self.own.has_path_rules or self.shared.has_path_rules
-
-    @property
-    def has_outside_paths(self) -> bool:
-        """True when some rule names an absolute (``//``) or home (``~/``) path."""
-        return self.own.has_outside_paths or self.shared.has_outside_paths
-
-    @property
-    def has_command_rules(self) -> bool:
-        """True when some rule looks at commands."""
-        return self.own.has_command_rules or self.shared.has_command_rules
-
-    @property
-    def empty(self) -> bool:
-        """True when no rule can match a call of this tool."""
-        return self.own.empty and self.shared.empty
+    @classmethod
+    def of(cls, own: ToolBucket, shared: ToolBucket) -> RuleView:
+        """The view of ``own`` and ``shared``."""
+        return cls(
+            own,
+            shared,
+            own.has_path_rules or shared.has_path_rules,
+            own.has_outside_paths or shared.has_outside_paths,
+            own.has_command_rules or shared.has_command_rules,
+            own.empty and shared.empty,
+        )
 
     def path_keys(self) -> PathKeys | None:
         """See ``ToolBucket.path_keys``: the tool's own rules' and the shared rules' keys."""
@@ -362,7 +355,7 @@ class RuleIndex(NamedTuple):
         shared = ToolBucket.build(r for r in rules if r.tools is None)
         frozen = {k: tuple(v) for k, v in wildcards.items()}
         views = {
-            name: RuleView(ToolBucket.build(_unique(own, _wildcard_rules(frozen, name))), shared)
+            name: RuleView.of(ToolBucket.build(_unique(own, _wildcard_rules(frozen, name))), shared)
             for name, own in exact.items()
         }
         return cls(views=views, shared=shared, wildcards=frozen)
@@ -372,7 +365,7 @@ class RuleIndex(NamedTuple):
         found = self.views.get(tool)
         if found is not None:
             return found
-        return RuleView(ToolBucket.build(_wildcard_rules(self.wildcards, tool)), self.shared)
+        return RuleView.of(ToolBucket.build(_wildcard_rules(self.wildcards, tool)), self.shared)
 
 
 def _wildcard_rules(

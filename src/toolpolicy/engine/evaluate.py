@@ -433,7 +433,11 @@ class DecisionEngine:
         if bucket.empty:
             return [], ()
         facts = self._facts(request, bucket, resolved, command)
-        paths = tuple(dict.fromkeys(p for p in (facts.path, facts.target) if p is not None))
+        path, target = facts.path, facts.target
+        if path is None:
+            paths: tuple[str, ...] = () if target is None else (target,)
+        else:
+            paths = (path,) if target is None or target == path else (path, target)
         return rule_candidates(bucket.candidates(facts), facts), paths
 
     def _facts(
@@ -453,15 +457,9 @@ class DecisionEngine:
         raw_path = request.path
         if bucket.has_path_rules and raw_path is not None:
             path, target, absolute = self._path_facts(raw_path, resolved, bucket.has_outside_paths)
-        return CallFacts(
-            tool=request.definition.name,
-            effect=request.definition.effect,
-            path=path,
-            target=target,
-            command=command,
-            absolute=absolute,
-            home=os.path.expanduser("~") if absolute else "",
-        )
+        definition = request.definition
+        home = os.path.expanduser("~") if absolute else ""
+        return CallFacts(definition.name, definition.effect, path, target, command, absolute, home)
 
     def _path_facts(
         self, raw_path: str, resolved: str | None, outside_rules: bool
