@@ -41,12 +41,12 @@ def scan_runs(line: str) -> tuple[tuple[str, ...], ...]:
         variants.append(_ANSI_C.sub(_decode_ansi_c, text))
     runs: dict[tuple[str, ...], None] = {}
     for variant in variants:
-        readings = [_QUOTES.sub("", variant)]
+        readings = [variant]
         if _QUOTES.search(variant):
-            readings.append(_QUOTES.sub(" ", variant))
+            readings = [_QUOTES.sub("", variant), _QUOTES.sub(" ", variant)]
         for reading in readings:
             for piece in _RUN_BREAKS.split(reading):
-                words = tuple(word for word in _WORD_BREAKS.split(piece) if word)
+                words = tuple(filter(None, _WORD_BREAKS.split(piece)))
                 if words:
                     runs[words] = None
     return tuple(runs)

@@ -112,6 +112,11 @@ class Candidate(NamedTuple):
     rule: str | None = None
 
 
+# The participants that had no opinion, made once: most calls have two or three.
+_NO_BOUNDARY = Candidate(BOUNDARY, None)
+_NO_SANDBOX = Candidate(SANDBOX, None)
+_NO_RULE = Candidate(RULES, None)
+
 _AccessCandidates = tuple[tuple[Candidate, str | None], ...]
 """A shell file access's candidates, each with its rule's label."""
 
@@ -324,7 +329,7 @@ class DecisionEngine:
             request, self._boundary, self._protected, confine=self._enforces
         )
         if self._enforces or found is not None:
-            candidates.append(Candidate(BOUNDARY, found))
+            candidates.append(_NO_BOUNDARY if found is None else Candidate(BOUNDARY, found))
         if found is not None:
             strongest = found
         escalation: SandboxMode | None = None
@@ -332,7 +337,7 @@ class DecisionEngine:
         if "sandbox_permissions" in request.arguments:
             asked, escalation = escalation_candidate(request, knobs.sandbox)
         sandboxed = sandbox_candidate(request, knobs.sandbox, escalation is not None)
-        candidates.append(Candidate(SANDBOX, sandboxed))
+        candidates.append(_NO_SANDBOX if sandboxed is None else Candidate(SANDBOX, sandboxed))
         if sandboxed is not None and sandboxed.behavior > strongest.behavior:
             strongest = sandboxed
         if asked is not None:
@@ -407,7 +412,7 @@ class DecisionEngine:
         command = self._command(request, view)
         hits, paths = self._rule_hits(request, view, target, command)
         if not hits:
-            candidates.append(Candidate(RULES, None))
+            candidates.append(_NO_RULE)
         for rule, decision in hits:
             candidates.append(Candidate(RULES, decision, rule.name))
             matched.append(rule.label)
