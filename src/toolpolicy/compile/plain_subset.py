@@ -206,32 +206,34 @@ class _Recogniser:
         """A line ``_TOKENS`` matches, read a token at a time; ``None`` for one that ``line``
         must read (one it refuses, at the place it names): an operator or a redirection
         without what must come before or after it."""
-        words: list[_Word] = []
+        words: list[str] = []  # the command's words, all literal
+        column = 0  # where its program starts
         redirect: tuple[Effect, int] | None = None  # a redirection waiting for its target
+        open_redirects = False  # a redirection read since the last command was finished
         operator = ""  # the operator that ended the last command
         for token in _TOKEN.finditer(self.text):
-            text, start = token.group(), token.start()
+            text = token.group()
             if redirect is not None:
                 if text in _TOKEN_OPERATORS or text in _TOKEN_REDIRECTS:
                     return None
                 self.redirects.append(Redirect(redirect[0], text, redirect[1] + 1))
-                self.open_redirects += 1
+                open_redirects = True
                 redirect = None
             elif text in _TOKEN_REDIRECTS:
-                redirect = (_TOKEN_REDIRECTS[text], start)
+                redirect = (_TOKEN_REDIRECTS[text], token.start())
             elif text in _TOKEN_OPERATORS:
                 if not words:
                     return None
-                self.finish(words, text)
-                words, operator = [], text
+                self.command(tuple(words), len(words), column)
+                words, operator, open_redirects = [], text, False
             else:
-                words.append(_Word(text, True, start))
-        if redirect is not None or (
-            not words and (self.open_redirects or operator not in ("", ";"))
-        ):
+                if not words:
+                    column = token.start()
+                words.append(text)
+        if redirect is not None or (not words and (open_redirects or operator not in ("", ";"))):
             return None
         if words:
-            self.finish(words, "")
+            self.command(tuple(words), len(words), column)
         return self.result() if self.commands else None
 
     def result(self) -> PlainLine:
@@ -268,19 +270,24 @@ class _Recogniser:
         program = words[0]
         if not program.literal:
             raise _Refused("a glob or '~' in the program name", program.column)
-        if program.text in RESERVED_WORDS:
-            raise _Refused(f"reserved word '{program.text}'", program.column)
-        if _ASSIGNMENT.match(program.text):
-            raise _Refused("an assignment", program.column)
-        texts = tuple([word.text for word in words])
-        if refusal := builtin_refusal(texts):
-            raise _Refused(refusal, program.column)
         literal = len(words)
         for index, word in enumerate(words):
             if not word.literal:
                 literal = index
                 break
-        self.commands.append(PlainCommand(texts, literal))
+        self.command(tuple([word.text for word in words]), literal, program.column)
+
+    def command(self, words: tuple[str, ...], literal: int, column: int) -> None:
+        """Keep the simple command ``words`` (its program, a literal word, at ``column``)
+        unless its program is one no plain line may start with."""
+        program = words[0]
+        if program in RESERVED_WORDS:
+            raise _Refused(f"reserved word '{program}'", column)
+        if _ASSIGNMENT.match(program):
+            raise _Refused("an assignment", column)
+        if refusal := builtin_refusal(words):
+            raise _Refused(refusal, column)
+        self.commands.append(PlainCommand(words, literal))
 
     def descriptor_ahead(self) -> bool:
         """Digits directly followed by ``<`` or ``>``: a descriptor number, not a word."""

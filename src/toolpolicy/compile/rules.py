@@ -109,7 +109,4 @@ class CompiledRule(NamedTuple):
                 any(p.covers(command) for p in patterns) for command in plain.commands
             )
         runs, positions = line.runs, line.positions
-        for pattern in patterns:
-            if pattern.found_in(runs, positions) is not None:
-                return True
-        return False
+        return any(p.found_in(runs, positions) is not None for p in patterns)
