@@ -2,7 +2,7 @@
 policy, in a workspace with links in and out, equals the evaluation of a reference engine
 that reads lines with the character-by-character recogniser alone, looks command rules up
 as the index used to (names and words gathered at each lookup) and resolves each read with
-``os.path.realpath``, then again with the boundary's own walk for the rules.
+``os.path.realpath``.
 
 Candidates, reasons, sources, matched rules, paths and the line as read are all compared,
 on the lexical boundary (``check``) and on the physical one (the diff and the hook), with
@@ -27,7 +27,7 @@ from toolpolicy.compile.command_scan import scan_runs
 from toolpolicy.compile.commands import CommandLine
 from toolpolicy.compile.plain_subset import NotPlain, _Recogniser, _Refused, recognise_plain
 from toolpolicy.engine.evaluate import DecisionEngine, _inside
-from toolpolicy.engine.real_path import resolve
+from toolpolicy.engine.real_path import real_path
 from toolpolicy.engine.selection import ToolPolicy
 from toolpolicy.engine.shell_files import (
     ShellSupport,
@@ -71,20 +71,17 @@ def _reference_split(line: str) -> CommandLine:
 
 
 class _ReferenceEngine(DecisionEngine):
-    """The engine with a read resolved as it was: ``os.path.realpath`` of the joined path,
-    and never a target known from it (the boundary walks the path again for the rules)."""
+    """The engine with a read resolved as it was: ``os.path.realpath`` of the joined path."""
 
-    def _read_target(
-        self, path: str, resolve: Callable[[str], tuple[str, bool]]
-    ) -> tuple[bool, str | None]:
+    def _read_target(self, path: str, real_path: Callable[[str], str]) -> str | None:
         root = self.workspace
         try:
-            return _inside(root, os.path.realpath(os.path.join(root, path))) is None, None
+            return _inside(root, os.path.realpath(os.path.join(root, path)))
         except (OSError, ValueError):
-            return True, None
+            return None
 
 
-def _unused_resolve(path: str) -> tuple[str, bool]:
+def _unused_real_path(path: str) -> str:
     raise AssertionError("the reference engine resolves reads with os.path.realpath")
 
 
@@ -99,7 +96,7 @@ def _reference_engine(engine: DecisionEngine) -> DecisionEngine:
         _reference_split,
         file_accesses,
         file_request,
-        _unused_resolve,
+        _unused_real_path,
         files_ruled(engine.policy.rule_index),
     )
     return reference
@@ -301,9 +298,9 @@ def test_the_token_reader_on_chosen_lines(line: str) -> None:
     assert recognise_plain(line) == _reference_plain(line)
 
 
-# -- resolve is os.path.realpath --------------------------------------------------------------
+# -- real_path is os.path.realpath -----------------------------------------------------------
 
-NAMES = ("d", "a", "in", "out", "up", "dangling", "loop", "missing", ".", "..", "")
+NAMES = ("d", "a", "in", "out", "up", "deep", "dangling", "loop", "missing", ".", "..", "")
 
 
 @pytest.fixture(scope="module")
@@ -314,26 +311,18 @@ def tree(workspace: Path) -> Path:
 
 @settings(max_examples=400, deadline=None)
 @given(names=st.lists(st.sampled_from(NAMES), max_size=7), from_root=st.booleans())
-def test_resolve_is_realpath(tree: Path, names: list[str], from_root: bool) -> None:
+def test_real_path_is_realpath(tree: Path, names: list[str], from_root: bool) -> None:
     path = ("/" if from_root else f"{tree}/") + "/".join(names)
-    real, direct = resolve(path)
-    assert real == os.path.realpath(path)
-    if direct:  # no link on the way: the components, each ".." taking the one before away
-        assert real == "/" + os.path.normpath(path).lstrip("/") or ".." in names
+    assert real_path(path) == os.path.realpath(path)
 
 
 @pytest.mark.parametrize(
-    "tail", ["", "d/../a", "missing/../in/a", "missing/x/../../out/x", "a/x/../..", "../ws/in"]
+    "tail",
+    ["", "d/../a", "missing/../in/a", "missing/x/../../out/x", "a/x/../..", "../ws/in", "deep/.."],
 )
-def test_resolve_on_chosen_spellings(tree: Path, tail: str) -> None:
+def test_real_path_on_chosen_spellings(tree: Path, tail: str) -> None:
     path = f"{tree}/{tail}"
-    assert resolve(path)[0] == os.path.realpath(path)
-
-
-def test_a_link_on_the_way_is_never_direct(tree: Path) -> None:
-    assert resolve(f"{tree}/in/a") == (f"{tree}/d/a", False)
-    assert resolve(f"{tree}/d/a") == (f"{tree}/d/a", True)
-    assert resolve(f"{tree}/missing/in") == (f"{tree}/missing/in", True)
+    assert real_path(path) == os.path.realpath(path)
 
 
 @pytest.mark.parametrize("path", ["relative/x", "/tmp/caf\u00e9", "/tmp/a\x00b", "/", "//x/../y"])
@@ -342,6 +331,6 @@ def test_what_the_walk_does_not_answer_is_realpaths(path: str) -> None:
         expected = os.path.realpath(path)
     except ValueError:
         with pytest.raises(ValueError):
-            resolve(path)
+            real_path(path)
         return
-    assert resolve(path)[0] == expected
+    assert real_path(path) == expected
