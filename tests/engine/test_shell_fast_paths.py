@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import MappingProxyType
@@ -25,7 +26,13 @@ from toolpolicy import load
 from toolpolicy.compile.command_patterns import program_key
 from toolpolicy.compile.command_scan import scan_runs
 from toolpolicy.compile.commands import CommandLine
-from toolpolicy.compile.plain_subset import NotPlain, _Recogniser, _Refused, recognise_plain
+from toolpolicy.compile.plain_subset import (
+    NotPlain,
+    _carried,
+    _Recogniser,
+    _Refused,
+    recognise_plain,
+)
 from toolpolicy.engine.evaluate import DecisionEngine, _inside
 from toolpolicy.engine.real_path import real_path
 from toolpolicy.engine.selection import ToolPolicy
@@ -334,3 +341,37 @@ def test_what_the_walk_does_not_answer_is_realpaths(path: str) -> None:
             real_path(path)
         return
     assert real_path(path) == expected
+
+
+# -- a word without a carrier carries only itself -----------------------------------------------
+
+
+def _reference_carried(word: str) -> list[str]:
+    """``plain_subset._carried`` as main wrote it, without the short cut."""
+    found: list[str] = []
+    starts = [0]
+    for index, char in enumerate(word):
+        if char in "=@," or (char == ":" and not word.startswith("//", index + 1)):
+            starts.append(index + 1)
+    for start in starts:
+        tail = word[start:]
+        if tail:
+            found.append(tail)
+            piece = re.match(r"[^,:]+", tail)
+            if piece is not None and piece.end() < len(tail):
+                found.append(piece.group())
+    scheme = word.casefold().find("file:")
+    if scheme >= 0:
+        after = word[scheme + 5 :].partition(",")[0]
+        if after.startswith("//"):
+            host, slash, path = after[2:].partition("/")
+            after = "/" + path if (host or slash) else after[2:]
+        if after:
+            found.append(after)
+    return found
+
+
+@settings(max_examples=500, deadline=None)
+@given(word=st.text(alphabet="ab/=@,:.-~FILEfile\u0130\u017f\u212a", max_size=12))
+def test_a_word_carries_the_paths_it_carried(word: str) -> None:
+    assert list(_carried(word)) == _reference_carried(word)

@@ -430,6 +430,7 @@ def _paths(commands: Iterable[PlainCommand]) -> Iterator[str]:
 
 
 _CARRIERS = frozenset("=@,")
+_CARRIES = re.compile(r"[=@,:]")  # a word without these carries nothing but itself
 _LIST_ITEM = re.compile(r"[^,:]+")  # an item of a ',' or ':' list
 
 
@@ -440,6 +441,10 @@ def _carried(word: str) -> Iterator[str]:
     next ``,`` or ``:``; and the path of a ``file:`` URL (``file:///etc/passwd``,
     ``file://host/etc/passwd``). Another URL's ``scheme://`` names no local file. Which
     words a program reads this way is the program's to say, so every one is read."""
+    if _CARRIES.search(word) is None:  # no carrier, no list, no URL (a file: URL has a ':')
+        if word:
+            yield word
+        return
     starts = [0]
     for index, char in enumerate(word):
         if char in _CARRIERS or (char == ":" and not word.startswith("//", index + 1)):
