@@ -266,12 +266,16 @@ def _is_ours(hook: Any) -> bool:
 
 
 def _executable(given: str | None) -> list[str]:
+    """The command that runs toolpolicy: ``given``, the installed script running now, or
+    this Python with ``-P -m toolpolicy``. The agent runs the hook in the project folder,
+    which ``python -m`` would put first on the import path: ``-P`` keeps it off, so a
+    ``toolpolicy.py`` the agent writes there is never imported in place of the package."""
     if given:
         return [os.path.abspath(given)]
     running = sys.argv[0]
     if os.path.basename(running) == "toolpolicy" and os.path.isfile(running):
         return [os.path.abspath(running)]
-    return [sys.executable, "-m", "toolpolicy"]
+    return [sys.executable, "-P", "-m", "toolpolicy"]
 
 
 def _selection(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
