@@ -79,7 +79,8 @@ class CatalogEntry(NamedTuple):
     tool: str | None = None
     """The toolpolicy tool it is decided as; ``None``: by the agent's own tool name."""
     workdir: str | None = None
-    """The ``tool_input`` field naming the folder a command runs in (decided as a ``cd``)."""
+    """The ``tool_input`` field naming the folder a command runs in: the line's files are
+    taken from there."""
     patches: bool = False
     """The command may be an ``apply_patch <<'EOF'`` heredoc that the agent applies itself:
     each file the patch names is decided as a write too."""

@@ -90,8 +90,10 @@ def decide_call(
         verdicts = [decide_scope(event, entry, policy)]
     else:
         calls = _calls(event, entry, policy.workspace)
+        folder = _workdir(event, entry)
         verdicts = [
-            verdict(evaluate_call(event, policy, name, args, entry.effect)) for name, args in calls
+            verdict(evaluate_call(event, policy, name, args, entry.effect, folder=folder))
+            for name, args in calls
         ]
     strongest = max(verdicts, key=lambda v: v.decision.behavior)
     matched = tuple(dict.fromkeys(m for v in verdicts for m in v.matched))
@@ -110,12 +112,15 @@ def evaluate_call(
     tool: str,
     arguments: Mapping[str, object] | Decision,
     effect: Effect = Effect.READ,
+    *,
+    folder: str = "",
 ) -> Evaluation | Decision:
     """One toolpolicy call evaluated (or a decision made before any call, passed through).
 
     A built-in tool is prepared as such; any other name is decided by name with ``effect``.
     A shell line runs in the event's ``cwd`` (the agent's shell keeps its folder between
-    calls), so the files it names are taken from there.
+    calls), or in ``folder`` below it (the call's own working-folder field), so the files it
+    names are taken from there.
     """
     if isinstance(arguments, Decision):
         return arguments
@@ -123,7 +128,9 @@ def evaluate_call(
     if prepared.error is not None:
         return Decision(Behavior.DENY, prepared.error.content, "prepare")
     workspace = policy.workspace
-    cwd = _shell_folder(event.cwd, workspace) if tool == "shell" else ""
+    cwd = ""
+    if tool == "shell":
+        cwd = _shell_folder(os.path.join(event.cwd, folder) if folder else event.cwd, workspace)
     request = PermissionRequest(
         prepared, ToolContext(workspace, event.tool_use_id, event.session_id, cwd=cwd)
     )
@@ -167,16 +174,19 @@ def _calls(
 ) -> Iterator[tuple[str, Mapping[str, object] | Decision]]:
     given = event.tool_input
     if entry.kind is Kind.SHELL:
-        # Shell quoting and patch parsing load only for the events that need them: a read or
-        # a write decision does not pay for importing them.
-        import shlex
-
+        # Patch parsing loads only for the events that need it: a read or a write decision
+        # does not pay for importing it.
         from .patch import patch_cd_folders, runs_apply_patch
 
         command = _text(given, entry.command or "command")
-        folder = given.get(entry.workdir) if entry.workdir else None
-        if isinstance(folder, str) and folder:
-            command = f"cd {shlex.quote(folder)} && {command}"
+        folder = _workdir(event, entry)
+        if folder:
+            # Also as the line that moves there first: a command rule on ``cd FOLDER`` sees
+            # it, and (not plain) it is never allowed. Its files are decided from the folder
+            # (``evaluate_call``'s ``folder``) in the line itself.
+            import shlex
+
+            yield "shell", {"command": f"cd {shlex.quote(folder)} && {command}"}
         if entry.powershell:
             yield from _powershell(command)
             return
@@ -212,6 +222,15 @@ def _powershell(command: str) -> Iterator[tuple[str, Mapping[str, object]]]:
 
     yield "shell", {"command": f"pwsh -NoProfile -Command {shlex.quote(command)}"}
     yield "shell", {"command": command.replace("\\", "/")}
+
+
+def _workdir(event: AgentEvent, entry: CatalogEntry) -> str:
+    """The folder the call's own working-folder field names (``""``: none), relative to the
+    event's ``cwd`` unless absolute: the line runs there."""
+    if entry.kind is not Kind.SHELL or entry.workdir is None:
+        return ""
+    folder = event.tool_input.get(entry.workdir)
+    return folder if isinstance(folder, str) else ""
 
 
 def _write(tool: str, raw: str, path: str | None) -> tuple[str, Mapping[str, object]]:
