@@ -129,3 +129,22 @@ def test_a_line_run_outside_the_workspace_names_files_outside_it(policy: ToolPol
         "workspace-boundary",
         "Reading outside the workspace requires approval",
     )
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["cat /proc/self/cwd/a.txt", "cat //proc/self/cwd/a.txt", "cat /proc/self/root/etc/hostname"],
+)
+def test_a_path_naming_the_reading_process_counts_as_outside(
+    policy: ToolPolicy, line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/proc/self`` and ``/dev/fd`` name the state of the process that opens them: bash's,
+    wherever it runs, not the deciding process's (which sits in the workspace here, where
+    ``/proc/self/cwd/a.txt`` would resolve inside it)."""
+    monkeypatch.chdir(policy.workspace)
+    for cwd in ("", "config"):
+        assert _said(_decide(policy, line, cwd=cwd)) == (
+            "ask",
+            "workspace-boundary",
+            "Reading outside the workspace requires approval",
+        )

@@ -631,6 +631,8 @@ class DecisionEngine:
         root = self._boundary.root
         # os.path.join(root, path), but for the root "/" whose "//x" has the same real path
         full = path if path.startswith("/") else f"{root}/{path}"
+        if os.path.normpath(full).startswith(_PROCESS_PATHS):
+            return None  # bash's own /proc/self (its folder, its descriptors), not ours
         try:
             return _inside(root, real_path(full))
         except (OSError, ValueError):
@@ -642,6 +644,11 @@ class DecisionEngine:
         if self._disk is None:
             self._disk = WorkspaceBoundary(self._boundary.root)
         return self._disk
+
+
+_PROCESS_PATHS = ("/proc/", "/dev/fd/", "//proc/", "//dev/fd/")
+"""Paths that name the state of the process opening them: resolved here they would name
+ours, so a file a line reads there counts as outside the workspace."""
 
 
 def _remember(memo: dict[_K, Evaluation], key: _K, evaluation: Evaluation) -> None:
