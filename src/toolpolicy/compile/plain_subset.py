@@ -429,17 +429,20 @@ def _paths(commands: Iterable[PlainCommand]) -> Iterator[str]:
                 yield from _carried(word)
 
 
-_CARRIERS = frozenset("=@,")
-_CARRIES = re.compile(r"[=@,:]")  # a word without these carries nothing but itself
-_LIST_ITEM = re.compile(r"[^,:]+")  # an item of a ',' or ':' list
+_CARRIERS = frozenset("=@,<")
+_CARRIES = re.compile(r"[=@,<:]")  # a word without these carries nothing but itself
+_LIST_ITEM = re.compile(r"[^,:;]+")  # an item of a ',' or ':' list, before a ';' suffix
+_URL_GLOB = re.compile(r"\[[^\]]*\]|\{[^}]*\}")  # curl's [a-z] and {a,b} in a URL
 
 
 def _carried(word: str) -> Iterator[str]:
     """``word`` and the paths it may carry, as programs read them: what follows each
-    ``=`` (``if=/etc/shadow``), ``@`` (``@/etc/passwd``, ``f=@secret.txt``), ``,``
-    (``--files0-from=a,/etc/passwd``) and ``:`` (``a:/etc/x`` lists), each also up to the
-    next ``,`` or ``:``; and the path of a ``file:`` URL (``file:///etc/passwd``,
-    ``file://host/etc/passwd``). Another URL's ``scheme://`` names no local file. Which
+    ``=`` (``if=/etc/shadow``), ``@`` or ``<`` (``@/etc/passwd``, ``f=@secret.txt``, curl's
+    ``f=<secret.txt``), ``,`` (``--files0-from=a,/etc/passwd``) and ``:`` (``a:/etc/x``
+    lists), each also up to the next ``,``, ``:`` or ``;`` (``@x;type=text/plain``) and
+    without the quotes a program strips (``@"x"``); and the path of a ``file:`` URL as a URL
+    reader reads it (``file:///etc/passwd``, ``file://host/%65tc/passwd?q#f``; a curl glob
+    in it is a shell glob here). Another URL's ``scheme://`` names no local file. Which
     words a program reads this way is the program's to say, so every one is read."""
     if _CARRIES.search(word) is None:  # no carrier, no list, no URL (a file: URL has a ':')
         if word:
@@ -451,19 +454,36 @@ def _carried(word: str) -> Iterator[str]:
             starts.append(index + 1)
     for start in starts:
         tail = word[start:]
-        if tail:
-            yield tail
-            piece = _LIST_ITEM.match(tail)
-            if piece is not None and piece.end() < len(tail):
-                yield piece.group()
+        for text in (tail, tail.replace('"', "")) if '"' in tail else (tail,):
+            if text:
+                yield text
+                piece = _LIST_ITEM.match(text)
+                if piece is not None and piece.end() < len(text):
+                    yield piece.group()
     scheme = word.casefold().find("file:")
     if scheme >= 0:
-        after = word[scheme + 5 :].partition(",")[0]
-        if after.startswith("//"):
-            host, slash, path = after[2:].partition("/")
-            after = "/" + path if (host or slash) else after[2:]
-        if after:
-            yield after
+        rest = word[scheme + 5 :]
+        yield from _file_url_path(rest)  # a ',' may be in a curl glob {a,b}
+        if "," in rest:
+            yield from _file_url_path(rest.partition(",")[0])  # or end a list item
+
+
+def _file_url_path(after: str) -> Iterator[str]:
+    """The local path of a ``file:`` URL (what follows ``file:``), as a URL reader opens it:
+    the host dropped, ``?query`` and ``#fragment`` cut, percent-escapes decoded, and a curl
+    glob (``[s-t]``, ``{a,b}``) made a ``*`` so that every file it may name is read."""
+    if after.startswith("//"):
+        host, slash, path = after[2:].partition("/")
+        after = "/" + path if (host or slash) else after[2:]
+    after = after.partition("?")[0].partition("#")[0]
+    if "%" in after:
+        from urllib.parse import unquote  # only for a file: URL with an escape
+
+        after = unquote(after)
+    if "[" in after or "{" in after:
+        after = _URL_GLOB.sub("*", after)
+    if after:
+        yield after
 
 
 def _attached_values(word: str) -> Iterator[str]:
