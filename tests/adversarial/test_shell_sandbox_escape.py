@@ -118,11 +118,15 @@ PRESETS = (Path(__file__).parents[2] / "policy" / "presets.yaml").read_text()
 
 
 def _approved_shell(ws: Path, command: str, **selection: object) -> ToolResult:
-    """Run ``command`` through the real gate, every ask approved, under workspace-write."""
+    """Run ``command`` through the real gate, every ask approved, under workspace-write.
+
+    The line is made not plain (``$0`` is expanded at run time), so the decision reads none
+    of its files and only asks: what keeps the protected set here is the sandbox alone."""
     gate = load(workspace=ws, sandbox="workspace-write", **selection).gate(  # type: ignore[arg-type]
         approval=ApprovalService([AlwaysAllow()]), audit=[MemorySink()]
     )
-    return gate.handle(ToolCall("c", "shell", {"command": command}), ToolContext(str(ws), "c"))
+    hidden = f': "$0"; {command}'
+    return gate.handle(ToolCall("c", "shell", {"command": hidden}), ToolContext(str(ws), "c"))
 
 
 def test_the_preset_table_in_use_cannot_be_rewritten_by_the_shell(tmp_path: Path) -> None:

@@ -23,6 +23,10 @@ def test_every_tool_of_either_side_gets_a_call_per_region(tmp_path: Path) -> Non
     ]
     assert plain == [
         ("shell", {"command": "w"}),
+        # P03 decides a written file with or without rules: outside, into the protected set
+        ("shell", {"command": "w > /"}),
+        ("shell", {"command": "w > .git"}),
+        ("shell", {"command": "w > .codex"}),
         ("read_file", {"path": "b"}),
         ("write_file", {"path": "b", "content": "x"}),
         ("edit_file", {"path": "b", "old_string": "a", "new_string": "b"}),
@@ -123,6 +127,11 @@ def test_a_command_rule_yields_its_region_and_the_rest(tmp_path: Path, git_statu
         "w > 'git-\ufb05atus.yaml'",
         "git status",
         "",
+        # the policy file is one side's only: written first, it decides there, while the
+        # other side's boundary decides the second write
+        "w > 'git-\ufb05atus.yaml' ; w > /",
+        "w > 'git-\ufb05atus.yaml' ; w > .git",
+        "w > 'git-\ufb05atus.yaml' ; w > .codex",
     ]
 
 

@@ -98,11 +98,15 @@ def test_a_policy_file_inside_the_workspace_is_a_protected_region_for_writes(
     ws.mkdir()
     inside = _policy(ws / "team.yaml", [])
     report = run_diff("P03", inside, workspace=str(ws))
-    protected = [r for r in report.differences if r.probe.origin == "region"]
+    regions = [r for r in report.differences if r.probe.origin == "region"]
+    protected = [r for r in regions if r.probe.tool != "shell"]
     assert [(r.probe.tool, r.probe.arguments["path"]) for r in protected] == [  # type: ignore[index]
         ("write_file", "team.yaml"),
         ("edit_file", "team.yaml"),
     ]
+    # a shell line writing it too: the boundary decides written files with or without rules
+    shell = [r.probe.arguments["command"] for r in regions if r.probe.tool == "shell"]  # type: ignore[index]
+    assert shell[0] == "w > team.yaml"
     assert protected[0].right.source == "workspace-boundary"
     assert protected[0].right.reason == "Policy files in use cannot be written"
     assert protected[0].probe.region.special == "protected: team.yaml"  # type: ignore[union-attr]
@@ -115,7 +119,9 @@ def test_a_deny_on_a_program_hits_wherever_its_words_follow(tmp_path: Path, ws: 
     )
     report = run_diff("P03", right, workspace=str(ws))
     shell = [r for r in report.differences if r.probe.origin == "region" and r.right.source == "r0"]
-    assert [r.probe.arguments for r in shell] == [{"command": "git push"}]
+    assert shell[0].probe.arguments == {"command": "git push"}
+    # the others join it with a write the left side's boundary refuses: ``w > / ; git push``
+    assert all(" > " in str(r.probe.arguments["command"]) for r in shell[1:])  # type: ignore[index]
     policy = load(right, workspace=ws)
     assert policy.check("shell", {"command": "git -C w push"}).source == "r0"
     assert policy.check("shell", {"command": "sudo /usr/bin/git x push"}).source == "r0"

@@ -216,6 +216,19 @@ class _Side:
         return SideSignature(deny, ask, frozenset(allow), None, None, file_deny, file_ask)
 
 
+def _files_on_writes_only(policy: ToolPolicy, tool: str) -> bool:
+    """Whether ``policy`` decides a ``tool`` line's files only when the line writes one (a
+    ``>``): it enforces rules, yet none looks at commands or at the files a line names."""
+    from ..engine.shell_files import files_ruled
+
+    index = policy.compiled.rule_index
+    return (
+        policy.engine.enforces_policy
+        and not files_ruled(index)
+        and not index.rules_for(tool).has_command_rules
+    )
+
+
 def command_regions(
     policies: tuple[ToolPolicy, ToolPolicy],
     tool: str,
@@ -279,6 +292,10 @@ class _Search:
             in [c for w, c in zip(p.words, p.alternatives, strict=True) if not is_option(w)][-1]
         )
         if any(p.key == _WILDCARD for p, _ in patterns.values()):
+            self.open_programs = None
+        if any(_files_on_writes_only(policy, tool) for policy in policies):
+            # That side decides a line's files only when it writes one: a redirection's
+            # signature is not put together from the line without it.
             self.open_programs = None
         self.parts: dict[_Pair, Command] = {}
         self.cache: dict[Command, _Pair] = {}

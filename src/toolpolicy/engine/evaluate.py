@@ -256,6 +256,10 @@ class DecisionEngine:
             and effect is not Effect.WRITE
             and "sandbox_permissions" not in request.arguments
         )
+        if static and effect is Effect.EXECUTE:
+            # A line that may write a file (a ``>``) has its files decided, rules or not.
+            text = request.arguments.get("command")
+            static = not (isinstance(text, str) and ">" in text)
         key = (definition.name, effect, knobs)
         if static:
             cached = self._static.get(key)
@@ -514,14 +518,18 @@ class DecisionEngine:
 
     def _command(self, request: PermissionRequest, bucket: RuleView) -> CommandLine | None:
         """The shell line as the rules read it, when some rule looks at commands or at the
-        files a plain line names (:func:`~toolpolicy.engine.shell_files.files_ruled`)."""
+        files a plain line names (:func:`~toolpolicy.engine.shell_files.files_ruled`), or
+        when it may write a file (a ``>``): the boundary and the protected set decide every
+        written file, with or without rules."""
         if request.definition.effect is not Effect.EXECUTE:
             return None
-        shell = self._shell or self._bind_shell()
-        if not (shell.files_ruled or bucket.has_command_rules):
-            return None
         text = request.arguments.get("command")
-        return shell.split(text) if isinstance(text, str) else None
+        if not isinstance(text, str):
+            return None
+        shell = self._shell or self._bind_shell()
+        if not (shell.files_ruled or bucket.has_command_rules or ">" in text):
+            return None
+        return shell.split(text)
 
     def _bind_shell(self) -> ShellSupport:
         from .shell_files import shell_support  # shell calls only
