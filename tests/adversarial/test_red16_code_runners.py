@@ -58,9 +58,6 @@ def test_the_premise_the_line_runs_code(tmp_path: Path, program: str) -> None:
     assert (project.ws / ".git" / "hooks" / "x").exists()  # what Claude Code's bash then does
 
 
-@pytest.mark.xfail(
-    strict=True, reason="red16: allow-runs-code does not know sed, tar, zip, rsync, vim, sort"
-)
 @pytest.mark.parametrize("program", [*sorted(_RUNS_CODE), *_ALSO_RUN_CODE])
 def test_an_allow_on_a_program_that_runs_code_is_linted(tmp_path: Path, program: str) -> None:
     project = Project(tmp_path, _policy(program))
