@@ -85,9 +85,6 @@ _HIDDEN = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="red16: a PowerShell backtick or [..] wildcard hides the file deny"
-)
 @pytest.mark.parametrize(("command", "reason"), _HIDDEN)
 def test_an_escaped_or_wildcard_spelling_is_denied_by_the_claude_code_hook(
     project: Project, command: str, reason: str
@@ -95,9 +92,6 @@ def test_an_escaped_or_wildcard_spelling_is_denied_by_the_claude_code_hook(
     assert project.hook("PowerShell", {"command": command}) == ("deny", reason)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="red16: a PowerShell backtick or [..] wildcard hides the file deny"
-)
 @pytest.mark.parametrize(("command", "reason"), _HIDDEN)
 def test_an_escaped_or_wildcard_spelling_is_denied_by_the_copilot_hook(
     project: Project, command: str, reason: str

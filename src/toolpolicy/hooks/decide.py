@@ -216,12 +216,16 @@ def _powershell(command: str) -> Iterator[tuple[str, Mapping[str, object]]]:
     allows it: the plain reader reads bash, and PowerShell quotes, escapes with a backtick
     and splats differently, so no reading here proves an allow). As the command that runs it
     (``pwsh -Command LINE``: the command rules' denies and asks are found wherever they are
-    written in it); and as bash reads it with every ``\\`` a path separator, as PowerShell's
-    are, so that a file it names (``.git\\config``) meets the boundary and the path rules."""
+    written in it); and as bash reads it as PowerShell would name its files: every ``\\`` a
+    path separator, its escape character (a backtick) dropped, and a wildcard class
+    (``[t]``) any one character, so that a file it names (``.git\\config``, ``.gi`t``,
+    ``secret.tx[t]``) meets the boundary and the path rules."""
+    import re
     import shlex
 
     yield "shell", {"command": f"pwsh -NoProfile -Command {shlex.quote(command)}"}
-    yield "shell", {"command": command.replace("\\", "/")}
+    named = command.replace("`", "").replace("\\", "/")
+    yield "shell", {"command": re.sub(r"\[[^\]]*\]", "?", named)}
 
 
 def _workdir(event: AgentEvent, entry: CatalogEntry) -> str:
