@@ -86,9 +86,6 @@ def test_a_recursive_read_without_a_folder_argument_is_not_allowed(setup: Setup,
     assert setup.check(line).behavior >= Behavior.ASK
 
 
-@pytest.mark.xfail(
-    strict=True, reason="red16: the folder walk never follows a symlink below the folder"
-)
 @pytest.mark.parametrize("line", ["grep -R KEY src", "tar -c -h -f - src"])
 def test_a_link_below_a_folder_that_the_program_follows_is_not_allowed(
     setup: Setup, line: str

@@ -146,3 +146,20 @@ def test_find_with_an_action_that_reads_files_is_no_listing() -> None:
     for action in ("-exec", "-execdir", "-ok", "-okdir"):
         assert not lists_only(("find", ".", action, "cat", ";"))
     assert not lists_only(("grep", "-r", "x", "."))
+
+
+def test_a_link_below_a_folder_is_followed(policy: ToolPolicy, tmp_path: Path) -> None:
+    """``grep -R`` and ``tar -h`` follow links below the folder they read: a link out of the
+    workspace asks, a link to a folder holding a closed file asks naming it."""
+    src = Path(policy.workspace) / "src"
+    (src / "out").symlink_to(tmp_path, target_is_directory=True)
+    assert _said(policy.check("shell", {"command": "grep -R x src"})) == (
+        "ask",
+        "search-scope",
+        "The line reads src, which holds out, a link out of the workspace",
+    )
+    (src / "out").unlink()
+    (src / "keys").symlink_to("../vault", target_is_directory=True)
+    assert _said(policy.check("shell", {"command": "grep -R x src"})) == _asked(
+        "src", "keys/inner/secret.txt"
+    )

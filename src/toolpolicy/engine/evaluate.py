@@ -590,44 +590,83 @@ class DecisionEngine:
                 and resolved is not None
                 and not found
             ):
-                found.extend(self._folder_candidates(file, resolved, view))
+                found.extend(self._folder_candidates(file, resolved, view, support.real_path))
         return tuple(found)
 
     def _folder_candidates(
-        self, file: PermissionRequest, resolved: str, view: RuleView
+        self,
+        file: PermissionRequest,
+        resolved: str,
+        view: RuleView,
+        real_path: Callable[[str], str],
     ) -> list[tuple[Candidate, str | None]]:
         """A folder a line reads (``grep -r x src``) may be read whole: when a read path
         rule closes (denies or asks for) a file below it, the line asks, naming one; a folder
         too large to walk asks too. Which programs read a folder's files and which only list
-        it is the program's to say, so every folder argument is taken as read whole."""
-        root = self._boundary.root
-        folder = os.path.join(root, resolved) if resolved else root
-        if not os.path.isdir(folder):
-            return []
-        from .folder_walk import MAX_FOLDER_ENTRIES, FolderTooLarge, files_below
-        from .shell_files import FileAccess, file_request
+        it is the program's to say, so every folder argument is taken as read whole, and a
+        link below it as followed (``grep -R``, ``tar -h``): one that leads out of the
+        workspace asks, one to a file meets the rules as that file, one to a folder is
+        walked too."""
+        from .folder_walk import MAX_FOLDER_ENTRIES, FolderTooLarge
 
         shown = file.path
-        context = file.context._replace(cwd="")
         try:
-            for below in files_below(folder):
-                path = f"{resolved}/{below}" if resolved else below
-                inner = file_request(FileAccess(Effect.READ, path, False), context)
-                for rule, decision in self._rule_hits(inner, view, path, None)[0]:
-                    if rule.paths is not None and decision.behavior >= Behavior.ASK:
-                        reason = (
-                            f"The line reads {shown}, which holds {below}, closed by rule "
-                            f"{rule.name}: {decision.reason}"
-                        )
-                        asked = Decision(Behavior.ASK, reason, FOLDER_SOURCE)
-                        return [(Candidate(RULES, asked, rule.name), rule.label)]
+            found = self._closed_below(file, resolved, view, real_path, set())
         except FolderTooLarge:
             reason = (
                 f"The line reads {shown}, which holds more than {MAX_FOLDER_ENTRIES} entries "
                 "to check against the path rules"
             )
             return [(Candidate(BOUNDARY, Decision(Behavior.ASK, reason, FOLDER_SOURCE)), None)]
-        return []
+        if found is None:
+            return []
+        below, why, rule = found
+        asked = Decision(
+            Behavior.ASK, f"The line reads {shown}, which holds {below}{why}", FOLDER_SOURCE
+        )
+        if rule is None:
+            return [(Candidate(BOUNDARY, asked), None)]
+        return [(Candidate(RULES, asked, rule.name), rule.label)]
+
+    def _closed_below(
+        self,
+        file: PermissionRequest,
+        resolved: str,
+        view: RuleView,
+        real_path: Callable[[str], str],
+        walked: set[str],
+    ) -> tuple[str, str, CompiledRule | None] | None:
+        """The first file below the folder ``resolved`` (workspace-relative, real) that a
+        read rule closes or that a link below leads out of the workspace to: ``(the file
+        as shown, why, the rule)``; ``None``: none."""
+        root = self._boundary.root
+        folder = os.path.join(root, resolved) if resolved else root
+        if resolved in walked or not os.path.isdir(folder):
+            return None
+        walked.add(resolved)
+        from .folder_walk import files_below
+        from .shell_files import FileAccess, file_request
+
+        context = file.context._replace(cwd="")
+        linked: list[tuple[str, str]] = []  # folders links lead to, walked after the rest
+        for below, link in files_below(folder):
+            path = f"{resolved}/{below}" if resolved else below
+            target: str | None = path
+            if link:
+                target = self._read_target(path, real_path)
+                if target is None:
+                    return below, ", a link out of the workspace", None
+            inner = file_request(FileAccess(Effect.READ, path, False), context)
+            for rule, decision in self._rule_hits(inner, view, target, None)[0]:
+                if rule.paths is not None and decision.behavior >= Behavior.ASK:
+                    return below, f", closed by rule {rule.name}: {decision.reason}", rule
+            if link and target is not None:
+                linked.append((below, target))
+        for below, target in linked:
+            inside = self._closed_below(file, target, view, real_path, walked)
+            if inside is not None:
+                return f"{below}/{inside[0]}", inside[1], inside[2]
+        return None
 
     def _read_target(self, path: str, real_path: Callable[[str], str]) -> str | None:
         """The workspace-relative real path of a file a line reads, ``None`` when it is

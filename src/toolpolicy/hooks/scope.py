@@ -77,7 +77,7 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
     closed: list[tuple[str, Verdict]] = []
     selected = 0
     try:
-        for below in files_below(folder):
+        for below, _ in files_below(folder):
             if not selects(below):
                 continue
             selected += 1
