@@ -430,7 +430,8 @@ def _paths(commands: Iterable[PlainCommand]) -> Iterator[str]:
 
 
 _CARRIERS = frozenset("=@,<")
-_CARRIES = re.compile(r"[=@,<:]")  # a word without these carries nothing but itself
+# a word without a carrier or a ':' carries nothing but itself
+_CARRIES = re.compile("[" + re.escape("".join(sorted(_CARRIERS))) + ":]")
 _LIST_ITEM = re.compile(r"[^,:;]+")  # an item of a ',' or ':' list, before a ';' suffix
 _URL_GLOB = re.compile(r"\[[^\]]*\]|\{[^}]*\}")  # curl's [a-z] and {a,b} in a URL
 

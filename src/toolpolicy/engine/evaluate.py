@@ -590,7 +590,7 @@ class DecisionEngine:
                 and resolved is not None
                 and not found
             ):
-                found.extend(self._folder_candidates(file, resolved, view, support.real_path))
+                found.extend(self._folder_candidates(file, resolved, view, support))
         return tuple(found)
 
     def _folder_candidates(
@@ -598,7 +598,7 @@ class DecisionEngine:
         file: PermissionRequest,
         resolved: str,
         view: RuleView,
-        real_path: Callable[[str], str],
+        support: ShellSupport,
     ) -> list[tuple[Candidate, str | None]]:
         """A folder a line reads (``grep -r x src``) may be read whole: when a read path
         rule closes (denies or asks for) a file below it, the line asks, naming one; a folder
@@ -611,7 +611,7 @@ class DecisionEngine:
 
         shown = file.path
         try:
-            found = self._closed_below(file, resolved, view, real_path, set())
+            found = self._closed_below(file, resolved, view, support, set())
         except FolderTooLarge:
             reason = (
                 f"The line reads {shown}, which holds more than {MAX_FOLDER_ENTRIES} entries "
@@ -633,7 +633,7 @@ class DecisionEngine:
         file: PermissionRequest,
         resolved: str,
         view: RuleView,
-        real_path: Callable[[str], str],
+        support: ShellSupport,
         walked: set[str],
     ) -> tuple[str, str, CompiledRule | None] | None:
         """The first file below the folder ``resolved`` (workspace-relative, real) that a
@@ -645,7 +645,7 @@ class DecisionEngine:
             return None
         walked.add(resolved)
         from .folder_walk import files_below
-        from .shell_files import FileAccess, file_request
+        from .shell_files import FileAccess
 
         context = file.context._replace(cwd="")
         linked: list[tuple[str, str]] = []  # folders links lead to, walked after the rest
@@ -653,17 +653,16 @@ class DecisionEngine:
             path = f"{resolved}/{below}" if resolved else below
             target: str | None = path
             if link:
-                target = self._read_target(path, real_path)
+                target = self._read_target(path, support.real_path)
                 if target is None:
                     return below, ", a link out of the workspace", None
-            inner = file_request(FileAccess(Effect.READ, path, False), context)
+                linked.append((below, target))
+            inner = support.request(FileAccess(Effect.READ, path, False), context)
             for rule, decision in self._rule_hits(inner, view, target, None)[0]:
                 if rule.paths is not None and decision.behavior >= Behavior.ASK:
                     return below, f", closed by rule {rule.name}: {decision.reason}", rule
-            if link and target is not None:
-                linked.append((below, target))
         for below, target in linked:
-            inside = self._closed_below(file, target, view, real_path, walked)
+            inside = self._closed_below(file, target, view, support, walked)
             if inside is not None:
                 return f"{below}/{inside[0]}", inside[1], inside[2]
         return None

@@ -89,8 +89,8 @@ def decide_call(
 
         verdicts = [decide_scope(event, entry, policy)]
     else:
-        calls = _calls(event, entry, policy.workspace)
         folder = _workdir(event, entry)
+        calls = _calls(event, entry, policy.workspace, folder)
         verdicts = [
             verdict(evaluate_call(event, policy, name, args, entry.effect, folder=folder))
             for name, args in calls
@@ -170,8 +170,10 @@ def _prepare(
 
 
 def _calls(
-    event: AgentEvent, entry: CatalogEntry, workspace: str
+    event: AgentEvent, entry: CatalogEntry, workspace: str, folder: str
 ) -> Iterator[tuple[str, Mapping[str, object] | Decision]]:
+    """Every toolpolicy call ``event`` makes; ``folder``: the shell call's own working
+    folder (``_workdir``)."""
     given = event.tool_input
     if entry.kind is Kind.SHELL:
         # Patch parsing loads only for the events that need it: a read or a write decision
@@ -179,7 +181,6 @@ def _calls(
         from .patch import patch_cd_folders, runs_apply_patch
 
         command = _text(given, entry.command or "command")
-        folder = _workdir(event, entry)
         if folder:
             # Also as the line that moves there first: a command rule on ``cd FOLDER`` sees
             # it, and (not plain) it is never allowed. Its files are decided from the folder
