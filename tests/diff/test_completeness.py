@@ -270,6 +270,37 @@ def test_many_deny_and_ask_command_rules_are_compared_completely(
     assert report.incomplete is None, report.incomplete
 
 
+# Command rules beside file rules: a search of the allow words stops at a hit on a side
+# that must stay quiet, yet a redirection one side denies still beats an ask on that side.
+mixed_heavy = st.lists(st.one_of(command_rules, plain_rules, path_rules), min_size=3, max_size=7)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(left_rules=mixed_heavy, right_rules=mixed_heavy)
+@example(  # "a b > b": left, the denied redirection beats the ask; right, "a b" is allowed
+    left_rules=[
+        {"behavior": "ask", "tools": ["shell"], "commands": ["a b"]},
+        {"behavior": "deny", "tools": ["write_file"], "paths": ["b"]},
+    ],
+    right_rules=[{"behavior": "allow", "tools": ["shell"], "commands": ["a b"]}],
+)
+@example(  # an allow that only a line hitting one side's ask reaches
+    left_rules=[
+        {"behavior": "ask", "tools": ["shell"], "commands": ["a -a"]},
+        {"behavior": "deny", "tools": ["shell"], "commands": ["b"]},
+        {"behavior": "deny", "tools": ["write_file"], "paths": ["a/b"]},
+    ],
+    right_rules=[
+        {"behavior": "allow", "tools": ["shell"], "commands": ["a * -a", "b"]},
+        {"behavior": "deny", "tools": ["shell"], "commands": ["b"]},
+    ],
+)
+def test_command_and_file_rules_together_are_compared_completely(
+    left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
+) -> None:
+    _diff_and_check(left_rules, right_rules)
+
+
 def _diff_and_check(
     left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
 ) -> DiffReport:

@@ -87,9 +87,11 @@ def diff_cmd(
     2 usage or configuration error (or rules too intricate to compare completely).
     """
     from ..diff import RENDERERS, Change, Verdict, run_diff
+    from ..engine.selection import gc_paused
 
-    report = run_diff(left, right, profile=profile, calls=calls, workspace=workspace)
-    click.echo(RENDERERS[fmt](report, show_all))
+    with gc_paused():  # what the diff built lives on while it is written out
+        report = run_diff(left, right, profile=profile, calls=calls, workspace=workspace)
+        click.echo(RENDERERS[fmt](report, show_all))
     if fail_on == "widen":
         # A limited search cannot show that nothing widens, whatever else it found.
         failed = report.count(Change.WIDEN) > 0 or report.incomplete is not None

@@ -148,6 +148,25 @@ class CompiledNfa:
             states = frozenset(reached)
         return states
 
+    def hazards(self, patterns: frozenset[int]) -> frozenset[int]:
+        """The states from which no pattern but ``patterns`` can match (each step there
+        only moves towards a match of ``patterns``, or nowhere)."""
+        before: list[list[int]] = [[] for _ in self.moves]
+        for state, closure in enumerate(self.closures):
+            for reached in closure:
+                before[reached].append(state)
+            for _, targets in self.moves[state]:
+                for reached in targets:
+                    before[reached].append(state)
+        live = [s for s, pattern in self.accepts.items() if pattern not in patterns]
+        seen = set(live)
+        while live:
+            for state in before[live.pop()]:
+                if state not in seen:
+                    seen.add(state)
+                    live.append(state)
+        return frozenset(range(len(self.moves))) - seen
+
     def matched(self, states: frozenset[int]) -> frozenset[int]:
         """The patterns whose accept state is in ``states``."""
         accepts = self.accepts
@@ -164,12 +183,17 @@ def explore(
     *,
     stop: frozenset[int] = frozenset(),
     below: int | None = None,
+    prune: frozenset[int] = frozenset(),
     limit: int = MAX_STATES,
 ) -> dict[frozenset[int], tuple[int, ...]]:
     """Every set of patterns that match together on some valid string, each with a
     shortest such string, in order of their lengths. A string matching a pattern of
     ``stop`` is not extended with the symbol ``below`` (what lies below it is decided
-    alike anyway). Raises :class:`AutomatonTooLarge` past ``limit`` states."""
+    alike anyway); one matching a pattern of ``prune`` is neither kept nor extended (the
+    caller has no use for it or any longer one). So a symbol that does what the ``rest``
+    of the symbols do but start or further more ``prune`` patterns is not tried: every
+    string through it is matched as one through ``rest`` is, or pruned. Raises
+    :class:`AutomatonTooLarge` past ``limit`` states."""
     start: _State = (domain.start, nfa.start_set(starts))
     parents: dict[_State, tuple[_State, int] | None] = {start: None}
     found: dict[frozenset[int], tuple[int, ...]] = {}
@@ -177,10 +201,13 @@ def explore(
     ranks: dict[int, int] = {}
     steps: dict[tuple[Hashable, int], Hashable | None] = {}
     accepting: dict[Hashable, bool] = {}
+    hazards = nfa.hazards(prune) if prune else frozenset()
     queue = deque([start])
     while queue:
         current = queue.popleft()
         where, states = current
+        if prune and not prune.isdisjoint(nfa.matched(states)):
+            continue
         valid = accepting.get(where)
         if valid is None:
             valid = accepting[where] = domain.accepting(where)
@@ -191,7 +218,7 @@ def explore(
         pruned = valid and bool(stop) and not stop.isdisjoint(nfa.matched(states))
         moves = successors.get(states)
         if moves is None:
-            moves = successors[states] = _successors(nfa, states, domain, ranks)
+            moves = successors[states] = _successors(nfa, states, domain, ranks, hazards)
         for _, symbol, targets in moves:
             if pruned and symbol == below:
                 continue
@@ -215,11 +242,16 @@ def explore(
 
 
 def _successors(
-    nfa: CompiledNfa, states: frozenset[int], domain: Domain, ranks: dict[int, int]
+    nfa: CompiledNfa,
+    states: frozenset[int],
+    domain: Domain,
+    ranks: dict[int, int],
+    hazards: frozenset[int],
 ) -> list[tuple[int, int, frozenset[int]]]:
     """One successor per symbol a live edge or the domain singles out, one for the rest,
     each as ``(rank, symbol, states reached)``, in the domain's order of preference
-    (``ranks`` remembers ``domain.rank``)."""
+    (``ranks`` remembers ``domain.rank``). A symbol whose states differ from the rest's
+    only by more ``hazards`` is left out (see :func:`explore`)."""
     listed: dict[int, frozenset[int]] = {}
     unlisted: list[tuple[frozenset[int], frozenset[int]]] = []
     moves = nfa.moves
@@ -232,21 +264,34 @@ def _successors(
                 known = listed.get(symbol)
                 listed[symbol] = reached if known is None else known | reached
     named = set(listed)
-    for excluded, _ in unlisted:
-        named |= excluded
+    anything: frozenset[int] = frozenset()  # what the edges that read every symbol reach
+    excepting: list[tuple[frozenset[int], frozenset[int]]] = []
+    for excluded, reached in unlisted:
+        if excluded:
+            named |= excluded
+            excepting.append((excluded, reached))
+        else:
+            anything |= reached
     extra, rest = domain.split(frozenset(named))
     empty: frozenset[int] = frozenset()
     tried: list[tuple[int, frozenset[int]]] = []
     for symbol in named | extra if extra else named:
-        targets = listed.get(symbol, empty)
-        for excluded, reached in unlisted:
+        targets = listed.get(symbol, empty) | anything
+        for excluded, reached in excepting:
             if symbol not in excluded:
                 targets |= reached
         tried.append((symbol, targets))
     if rest is not None:
-        targets = empty
-        for _, reached in unlisted:
+        targets = anything
+        for _, reached in excepting:
             targets |= reached
+        if hazards:
+            kept = targets - hazards
+            tried = [
+                (symbol, reached)
+                for symbol, reached in tried
+                if reached - hazards != kept or not reached >= targets
+            ]
         tried.append((rest, targets))
     out: list[tuple[int, int, frozenset[int]]] = []
     for symbol, targets in tried:

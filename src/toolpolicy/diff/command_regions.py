@@ -63,6 +63,7 @@ from .command_language import (
     quoted,
 )
 from .command_witnesses import occurrence_witnesses
+from .twin import Here
 
 __all__ = [
     "EMPTY_SPECIAL",
@@ -76,6 +77,7 @@ __all__ = [
 EMPTY_SPECIAL = "the empty command line"
 INCOMPLETE = "incomplete: "
 SEARCH_STATES = 50_000
+BATCH = 64  # from this many commands, the right side's half goes to the twin
 MAX_ALLOW_SETS = 4_096
 _WILDCARD = "*"
 _PLAIN_NEUTRAL = ("w", "x", "y", "z")
@@ -161,6 +163,7 @@ def _first(a: Source | None, b: Source | None) -> Source | None:
 
 
 _Pair = tuple[SideSignature, SideSignature]
+_Key = tuple[int, int, int]
 _T = TypeVar("_T", bound=Hashable)
 _NO_KEY = (9, 9, 0)  # after every key: no deny or ask
 _Note = Callable[[tuple["Command", ...], Source | None, Source | None], None]
@@ -216,6 +219,15 @@ class _Side:
         return SideSignature(deny, ask, frozenset(allow), None, None, file_deny, file_ask)
 
 
+def _signatures(
+    policy: ToolPolicy, payload: tuple[str, list[tuple[Command, str]]]
+) -> list[SideSignature]:
+    """The right side's signatures of a batch of commands (each with its text)."""
+    tool, commands = payload
+    side = _Side(policy, tool, policy.compiled.rules)
+    return [side.signature(command, text) for command, text in commands]
+
+
 def _files_on_writes_only(policy: ToolPolicy, tool: str) -> bool:
     """Whether ``policy`` decides a ``tool`` line's files only when the line writes one (a
     ``>``): it enforces rules, yet none looks at commands or at the files a line names."""
@@ -235,10 +247,12 @@ def command_regions(
     rules: tuple[Sequence[CompiledRule], Sequence[CompiledRule]],
     reads: Iterable[str],
     writes: Iterable[str],
+    hand: Here | None = None,
 ) -> list[CommandRegion]:
     """Every region of ``tool``'s command line (see the module docstring). ``reads`` and
-    ``writes`` are witnesses of every region of a read and a write path."""
-    return _Search(policies, tool, rules).regions(reads, writes)
+    ``writes`` are witnesses of every region of a read and a write path. ``hand`` decides
+    large batches of commands on the right side (by default: here, one after the other)."""
+    return _Search(policies, tool, rules, hand).regions(reads, writes)
 
 
 class _Search:
@@ -247,14 +261,18 @@ class _Search:
         policies: tuple[ToolPolicy, ToolPolicy],
         tool: str,
         rules: tuple[Sequence[CompiledRule], Sequence[CompiledRule]],
+        hand: Here | None = None,
     ) -> None:
+        self.hand = hand or Here(policies[1])
+        self.tool = tool
         self.sides = (
             _Side(policies[0], tool, policies[0].compiled.rules),
             _Side(policies[1], tool, policies[1].compiled.rules),
         )
         self.limits: list[str] = []
         patterns: dict[Hashable, tuple[CommandPattern, Behavior]] = {}
-        self.hit_keys: tuple[set[Hashable], set[Hashable]] = (set(), set())
+        # Each deny or ask pattern's key (see ``SideSignature.key``) where it hits a side.
+        self.hit_keys: tuple[dict[Hashable, _Key], dict[Hashable, _Key]] = ({}, {})
         for side, side_rules in zip(self.hit_keys, rules, strict=True):
             for rule in side_rules:
                 if rule.paths is None:
@@ -263,7 +281,8 @@ class _Search:
                         key = pattern_key(pattern, behavior)
                         patterns.setdefault(key, (pattern, behavior))
                         if behavior is not Behavior.ALLOW:
-                            side.add(key)
+                            hit = (int(behavior is Behavior.ASK), 0, rule.order)
+                            side[key] = min(side.get(key, hit), hit)
         self.patterns = patterns
         self.words = {w for p, _ in patterns.values() for c in p.alternatives for w in c}
         self.keys = {p.key for p, _ in patterns.values() if p.key != _WILDCARD}
@@ -318,6 +337,20 @@ class _Search:
             self._keep(command, pair)
         return pair
 
+    def prefetch(self, commands: Iterable[Command]) -> None:
+        """Decide the ``commands`` not known yet; a large batch's right half by the hand
+        (in the twin, at the same time as the left half here)."""
+        todo = [c for c in dict.fromkeys(commands) if c not in self.cache]
+        if len(todo) < BATCH:
+            for command in todo:
+                self.decide(command)
+            return
+        batch = [(command, self.texts[command]) for command in todo]
+        pending = self.hand.send(_signatures, (self.tool, batch))
+        left = [self.sides[0].signature(command, text) for command, text in batch]
+        for (command, _), a, b in zip(batch, left, pending.result(), strict=True):
+            self._keep(command, (a, b))
+
     def _keep(self, command: Command, pair: _Pair) -> None:
         """``command`` decided as ``pair``: a part, unless a shorter one decides alike."""
         self.cache[command] = pair
@@ -337,21 +370,27 @@ class _Search:
         word``, conservatively) no boundary decision is involved."""
         command = Command(words, operator, word)
         pair = self.cache.get(command)
-        if pair is not None:
-            return pair
+        if pair is None and not self._derived(command):
+            return self.decide(command)
+        return self.cache[command]
+
+    def _derived(self, command: Command) -> bool:
+        """Whether ``command``'s signature follows from known ones (see :meth:`redirection`);
+        if so, it is kept."""
+        words, operator, word = command.words, command.redirect, command.target
         alone = words == (self.neutral,)
         if alone and operator == ">":
-            return self.decide(command)
+            return False
         if alone:
             fields = [(s.argument_deny, s.argument_ask) for s in self.file_word(word)]
             if any(not isinstance(f, int) for side in fields for f in side if f is not None):
-                return self.decide(command)
+                return False
         else:
             fields = [(s.redirect_deny, s.redirect_ask) for s in self.redirection(
                 (self.neutral,), operator, word
             )]  # fmt: skip
         if not self._plain_redirection(command):
-            return self.decide(command)
+            return False
         left, right = (
             SideSignature(
                 side.deny,
@@ -362,9 +401,8 @@ class _Search:
             )
             for side, (deny, ask) in zip(self.decide(Command(words)), fields, strict=True)
         )
-        derived = (left, right)
-        self._keep(command, derived)
-        return derived
+        self._keep(command, (left, right))
+        return True
 
     def _plain_redirection(self, command: Command) -> bool:
         """Whether ``command`` and its words alone are plain lines that name the same
@@ -411,41 +449,72 @@ class _Search:
         )
 
     def regions(self, reads: Iterable[str], writes: Iterable[str]) -> list[CommandRegion]:
+        occurring: list[Command] = []
         for pattern, _ in self.occurs:
             witnesses, complete = occurrence_witnesses(pattern, self.neutral, self.words, self.keys)
             if not complete:
                 self._limit(f"the options of '{pattern.text}' were not all spelled")
-            for words in witnesses:
-                self.decide(Command(words))
+            occurring += (Command(words) for words in witnesses)
+        self.prefetch(occurring)
         tracked: list[str] = []
         redirected: list[tuple[str, str]] = []
-        for operator, paths in (("<", reads), (">", writes)):
-            for path in dict.fromkeys(paths):
-                word = self._path_word(path)
-                if word is None:
-                    continue
-                if operator == "<" and self._one_sided(self.file_word(word), redirect=False):
-                    tracked.append(word)
-                # A read redirection is decided as an argument is, but before every
-                # argument of the line and in its place among the write redirections: a
-                # part too. Beside the allow words it stands for itself only where it
-                # leaves the workspace (elsewhere ``PREFIX PATH``, tracked, does).
-                pair = self.redirection((self.neutral,), operator, word)
-                beside = operator == ">" or word.startswith("/")
-                if beside and self._one_sided(pair, redirect=True):
-                    redirected.append((operator, word))
+        spelled = [
+            (operator, word)
+            for operator, paths in (("<", reads), (">", writes))
+            for path in dict.fromkeys(paths)
+            if (word := self._path_word(path)) is not None
+        ]
+        self.prefetch(
+            Command((self.neutral, word))
+            if operator == "<"
+            else Command((self.neutral,), ">", word)
+            for operator, word in spelled
+        )
+        for operator, word in spelled:
+            if operator == "<" and self._one_sided(self.file_word(word), redirect=False):
+                tracked.append(word)
+            # A read redirection is decided as an argument is, but before every
+            # argument of the line and in its place among the write redirections: a
+            # part too. Beside the allow words it stands for itself only where it
+            # leaves the workspace (elsewhere ``PREFIX PATH``, tracked, does).
+            pair = self.redirection((self.neutral,), operator, word)
+            beside = operator == ">" or word.startswith("/")
+            if beside and self._one_sided(pair, redirect=True):
+                redirected.append((operator, word))
+        self.prefetch(
+            Command((self.neutral, word))
+            for word in sorted(self.words)
+            if word != _WILDCARD and not is_option(word)
+        )
         for allow, _ in self.allows:
             for choice in allow.alternatives[1:]:
                 if any(any(self.hits_files(w)) for w in choice):
                     self._limit(f"a word of the allow pattern '{allow.text}' is a file")
-        for prefix in self._explore(None):
-            for operator, word in redirected:
-                self.redirection(prefix, operator, word)
+        # Each line the allow words reach with a redirection one side only decides. A
+        # line with an ask of one side only is one too where a redirection that side
+        # denies beats that ask: the other side stays with the line's allow rules.
+        lines = [(prefix, redirected) for prefix in self._explore(None)]
         for pattern, behavior in self.occurs:
             key = pattern_key(pattern, behavior)
             one_sided = [key in self.hit_keys[0], key in self.hit_keys[1]]
             if one_sided[0] != one_sided[1] and self.allowing[one_sided.index(False)]:
-                self._explore((pattern, behavior))
+                hit = one_sided.index(True)
+                witnesses = self._explore((pattern, behavior))
+                if self.hit_keys[hit][key][0]:  # an ask
+                    denying = [
+                        (operator, word)
+                        for operator, word in redirected
+                        if self.redirection((self.neutral,), operator, word)[hit].redirect_deny
+                        is not None
+                    ]
+                    lines += [(witness, denying) for witness in witnesses]
+        self.prefetch(
+            command
+            for prefix, targets in lines
+            for operator, word in targets
+            if (command := Command(prefix, operator, word)) not in self.cache
+            and not self._derived(command)
+        )
         for word in sorted(set(self.words) - set(tracked)):
             if not is_option(word) and self._one_sided(self.file_word(word), redirect=False):
                 tracked.append(word)
@@ -492,7 +561,15 @@ class _Search:
         self, tracked: tuple[CommandPattern, Behavior] | str | None
     ) -> list[tuple[str, ...]]:
         """The allow patterns' words, with the deny and ask patterns they can run, and
-        ``tracked`` (a pattern, or a file word as an argument) that must be reachable."""
+        ``tracked`` (a pattern, or a file word as an argument) that must be reachable.
+
+        A line stops where a deny or ask pattern hits the side that must stay quiet (both
+        sides without ``tracked``; the side it does not hit with it), or beats ``tracked``
+        on the side it hits: every longer line keeps that hit, a line with hits on both
+        sides is decided by them alone (as the lines of step 1 are), and one where another
+        pattern beats ``tracked`` is that pattern's search. A pattern ``tracked`` beats is
+        left out: it changes nothing where ``tracked`` hits. Without this the search grows
+        with every mix of the started patterns."""
         words = {w for p, _ in self.allows for c in p.alternatives for w in c}
         extra: set[str] = set()
         if isinstance(tracked, tuple):
@@ -517,6 +594,19 @@ class _Search:
         barred = frozenset(
             alphabet.of(w) for w in alphabet.words if w != tracked and any(self.hits_files(w))
         )
+        if tracked is not None:
+            if isinstance(tracked, tuple):
+                hit = int(pattern_key(*tracked) in self.hit_keys[1])
+                beaten = self.hit_keys[hit][pattern_key(*tracked)]
+            else:
+                hit = self.hits_files(tracked).index(True)
+                beaten = self.file_word(tracked)[hit].key or _NO_KEY
+            quiet, loud = self.hit_keys[1 - hit], self.hit_keys[hit]
+            chosen = {
+                key: item for key, item in chosen.items() if key in quiet or loud[key] < beaten
+            }
+        first = len(self.allows)
+        stop = frozenset(range(first, first + len(chosen)))
         nfa = Nfa()
         items = [*self.allows, *chosen.values()]
         if isinstance(tracked, tuple):
@@ -526,7 +616,11 @@ class _Search:
             starts.append(_argument(nfa, alphabet.of(tracked), len(items)))
         try:
             found = explore(
-                nfa.compiled(), starts, WordDomain(alphabet, barred), limit=SEARCH_STATES
+                nfa.compiled(),
+                starts,
+                WordDomain(alphabet, barred),
+                prune=stop,
+                limit=SEARCH_STATES,
             )
         except AutomatonTooLarge:
             self._limit("a search of the allow rules' words had to stop")
@@ -539,8 +633,7 @@ class _Search:
             for matched, symbols in found.items()
             if symbols and (target is None or target in matched)
         ]
-        for witness in witnesses:
-            self.decide(Command(witness))
+        self.prefetch(Command(witness) for witness in witnesses)
         return witnesses
 
     # -- joining commands into lines ----------------------------------------------------

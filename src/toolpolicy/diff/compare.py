@@ -20,17 +20,17 @@ proves no such claim.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from ..core.errors import CallRejected
 from ..core.vocabulary import Behavior, Effect, SandboxMode
 from ..engine.knobs import KnobState
-from ..engine.request import PermissionRequest
 from ..engine.selection import ToolPolicy
 from .probes import Probe
 from .regions import LIMITED_SPECIAL
+from .twin import Here
 
 __all__ = [
     "Change",
@@ -133,21 +133,26 @@ class DiffReport:
         return Verdict.EQUIVALENT
 
 
-def decide(policy: ToolPolicy, probe: Probe, knobs: KnobState | None = None) -> Outcome:
-    """The effective decision of ``policy`` on ``probe``, asking no one; ``knobs`` saves
-    folding ``policy.knobs`` again for every probe."""
+def decide(policy: ToolPolicy, probe: Probe) -> Outcome:
+    """The effective decision of ``policy`` on ``probe``, asking no one."""
+    return _decided(policy, probe.tool, probe.arguments, policy.knobs)
+
+
+def outcomes(
+    policy: ToolPolicy, calls: Sequence[tuple[str, Mapping[str, object] | str]]
+) -> list[Outcome]:
+    """The effective decisions of ``policy`` on ``calls`` (tool, arguments), in order."""
+    knobs = policy.knobs  # folded once, not for every call
+    return [_decided(policy, tool, arguments, knobs) for tool, arguments in calls]
+
+
+def _decided(
+    policy: ToolPolicy, tool: str, arguments: Mapping[str, object] | str, knobs: KnobState
+) -> Outcome:
     try:
-        request = policy.request(probe.tool, probe.arguments)
+        request = policy.request(tool, arguments)
     except CallRejected as exc:
-        return _rejected(exc)
-    return _decided(policy, request, knobs if knobs is not None else policy.knobs)
-
-
-def _rejected(exc: CallRejected) -> Outcome:
-    return Outcome(Behavior.DENY, exc.code, exc.content, None)
-
-
-def _decided(policy: ToolPolicy, request: PermissionRequest, knobs: KnobState) -> Outcome:
+        return Outcome(Behavior.DENY, exc.code, exc.content, None)
     decision = policy.engine.evaluate(request, knobs).effective
     runs_sandboxed = request.effect is Effect.EXECUTE and decision.behavior is not Behavior.DENY
     return Outcome(
@@ -175,29 +180,18 @@ def compare(
     probes: Sequence[Probe],
     *,
     labels: tuple[str, str] = ("left", "right"),
+    hand: Here | None = None,
 ) -> DiffReport:
-    """Decide every probe on both sides; ``labels`` name the sides in the report."""
-    results = []
-    left_knobs, right_knobs = left.knobs, right.knobs
-    alike: dict[str, bool] = {}
-    for probe in probes:
-        shared = alike.get(probe.tool)
-        if shared is None:
-            shared = alike[probe.tool] = _same_request(left, right, probe.tool)
-        if shared:
-            # One request serves both sides: the same tool definition reads the arguments
-            # alike, in the same workspace.
-            try:
-                request = left.request(probe.tool, probe.arguments)
-            except CallRejected as exc:
-                a = b = _rejected(exc)
-            else:
-                a = _decided(left, request, left_knobs)
-                b = _decided(right, request, right_knobs)
-        else:
-            a = decide(left, probe, left_knobs)
-            b = decide(right, probe, right_knobs)
-        results.append(ProbeResult(probe, a, b, change_of(a, b)))
+    """Decide every probe on both sides; ``labels`` name the sides in the report. ``hand``
+    holds ``right`` and decides its half (in a twin, at the same time as the left half here;
+    by default here, after it)."""
+    calls = [(probe.tool, probe.arguments) for probe in probes]
+    pending = (hand or Here(right)).send(outcomes, calls)
+    mine = outcomes(left, calls)
+    results = [
+        ProbeResult(probe, a, b, change_of(a, b))
+        for probe, a, b in zip(probes, mine, pending.result(), strict=True)
+    ]
     regions = len({p.region for p in probes if p.region is not None})
     limited = next(
         (
@@ -210,9 +204,3 @@ def compare(
         None,
     )
     return DiffReport(labels[0], labels[1], tuple(results), regions, incomplete=limited)
-
-
-def _same_request(left: ToolPolicy, right: ToolPolicy, tool: str) -> bool:
-    """Whether both sides prepare calls of ``tool`` alike: the same definition (or none on
-    either side) and the same workspace."""
-    return left.workspace == right.workspace and left.tools.get(tool) == right.tools.get(tool)

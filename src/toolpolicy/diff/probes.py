@@ -24,6 +24,7 @@ from ..core.vocabulary import Effect, SandboxMode
 from ..engine.selection import ToolPolicy
 from ..tools.registry import ToolDefinition
 from .regions import Region, argument_regions
+from .twin import Here
 
 __all__ = ["BOUNDARY_PATHS", "Probe", "arguments_for", "generate_probes"]
 
@@ -97,11 +98,13 @@ def generate_probes(
     *,
     escape_link: str | None = None,
     recorded: Iterable[Probe] = (),
+    hand: Here | None = None,
 ) -> tuple[Probe, ...]:
     """The region probes, the physical probes, then the ``recorded`` calls.
 
     ``escape_link`` names a top-level symlink of the workspace that leads outside it; the
-    symlink-escape probe writes through it.
+    symlink-escape probe writes through it. ``hand`` decides large batches on the right side
+    (see :func:`~toolpolicy.diff.command_regions.command_regions`).
     """
     definitions = _definitions(left, right)
     by_name = {d.name: d for d in definitions}
@@ -110,7 +113,7 @@ def generate_probes(
     def add(probe: Probe) -> None:
         probes.setdefault(probe.key, probe)
 
-    for region in argument_regions(left, right, definitions):
+    for region in argument_regions(left, right, definitions, hand):
         d = by_name[region.tool]
         value = {} if region.argument is None else {region.argument: region.value}
         path = value.get(d.path_argument) if d.path_argument is not None else None

@@ -43,6 +43,7 @@ from .path_language import (
     folded_spellings,
     path_alphabet,
 )
+from .twin import Here
 
 __all__ = ["EMPTY_SPECIAL", "LIMITED_SPECIAL", "Region", "RuleRef", "argument_regions"]
 
@@ -129,8 +130,10 @@ def argument_regions(
     left: ToolPolicy,
     right: ToolPolicy,
     definitions: Sequence[ToolDefinition],
+    hand: Here | None = None,
 ) -> tuple[Region, ...]:
-    """Every region of every tool in ``definitions``, in tool order. Raises
+    """Every region of every tool in ``definitions``, in tool order (``hand``: see
+    :func:`~toolpolicy.diff.command_regions.command_regions`). Raises
     :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather than answer incompletely."""
     both = set(left.engine.protected.entries) & set(right.engine.protected.entries)
     protected = tuple(
@@ -176,7 +179,7 @@ def argument_regions(
                         region.right,
                         region.special,
                     )
-                    for region in command_regions((left, right), d.name, rules, reads, writes)
+                    for region in command_regions((left, right), d.name, rules, reads, writes, hand)
                 ]
         else:
             argument = None

@@ -6,13 +6,17 @@ import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..engine.selection import gc_paused
 from .compare import DiffReport, compare
 from .probes import generate_probes
 from .recorded import read_recorded_calls
 from .scratch import Workspace, find_escape_link, scratch_workspace
 from .sides import load_sides, parse_side
+from .twin import right_hand
 
-__all__ = ["run_diff"]
+__all__ = ["TWIN_RULES", "run_diff"]
+
+TWIN_RULES = 200  # from this many rules on both sides together, a twin decides the right
 
 
 def run_diff(
@@ -34,17 +38,27 @@ def run_diff(
     left_side = parse_side(left, default_profile=profile)
     right_side = parse_side(right, default_profile=profile)
     recorded = read_recorded_calls(calls) if calls is not None else None
-    with _workspace(workspace) as ws:
+    # Hundreds of thousands of objects (automata, memos, results) live to the end: a
+    # collection would only scan them again and again (about a sixth of a large diff).
+    with gc_paused(), _workspace(workspace) as ws:
         left_policy, right_policy = load_sides(left_side, right_side, ws.root)
-        probes = generate_probes(
-            left_policy,
-            right_policy,
-            escape_link=ws.escape_link,
-            recorded=recorded.probes if recorded is not None else (),
-        )
-        report = compare(
-            left_policy, right_policy, probes, labels=(left_side.label, right_side.label)
-        )
+        # A large diff decides the right side in a twin process, on a second core.
+        large = len(left_policy.compiled.rules) + len(right_policy.compiled.rules) >= TWIN_RULES
+        with right_hand(right_policy, fork=large) as hand:
+            probes = generate_probes(
+                left_policy,
+                right_policy,
+                escape_link=ws.escape_link,
+                recorded=recorded.probes if recorded is not None else (),
+                hand=hand,
+            )
+            report = compare(
+                left_policy,
+                right_policy,
+                probes,
+                labels=(left_side.label, right_side.label),
+                hand=hand,
+            )
     if recorded is None:
         return report
     return dataclasses.replace(

@@ -1,0 +1,168 @@
+"""A large diff decides the right side in a forked twin: the report must be the one the
+diff gives in one process, the twin must never outlive the diff nor write anything, and a
+twin that fails or dies must cost nothing but time (its work is done here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from toolpolicy.diff import generate_probes, render_json
+from toolpolicy.diff.compare import compare
+from toolpolicy.diff.run import TWIN_RULES
+from toolpolicy.diff.scratch import scratch_workspace
+from toolpolicy.diff.sides import load_sides, parse_side
+from toolpolicy.diff.twin import Here, Twin, right_hand
+from toolpolicy.engine.selection import ToolPolicy
+
+from .test_completeness import _write
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+
+_BEHAVIORS = ("deny", "ask", "allow")
+
+
+def _rules(count: int, flip: bool) -> list[dict[str, object]]:
+    """Path and command rules over many programs and folders (batches of commands large
+    enough to go to the twin); ``flip`` turns every 7th rule's behavior."""
+    out: list[dict[str, object]] = []
+    for i in range(count):
+        behavior = _BEHAVIORS[i % 3]
+        if flip and i % 7 == 0:
+            behavior = "allow" if behavior == "deny" else "deny"
+        if i % 4 == 3:
+            out.append({"behavior": behavior, "commands": [f"tool{i} run", f"tool{i} * --force"]})
+        else:
+            out.append(
+                {
+                    "behavior": behavior,
+                    "tools": ["write_file", "read_file"],
+                    "paths": [f"area{i}/**/*.c", f"docs{i}/*.md"],
+                }
+            )
+    return out
+
+
+def _pid_of(hand: Here) -> int | None:
+    return hand._pid if isinstance(hand, Twin) else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _child_pid(policy: ToolPolicy, payload: int) -> int:
+    return os.getpid() + payload
+
+
+def _fails_in_a_child(policy: ToolPolicy, parent: int) -> str:
+    if os.getpid() != parent:
+        raise RuntimeError("only in the twin")
+    return "done here"
+
+
+def _report(left: str, right: str, root: str, fork: bool) -> tuple[str, int | None]:
+    sides = load_sides(parse_side(left), parse_side(right), root)
+    with right_hand(sides[1], fork=fork) as hand:
+        pid = _pid_of(hand)
+        probes = generate_probes(*sides, escape_link="link", hand=hand)
+        report = compare(*sides, probes, hand=hand)
+    return render_json(report), pid
+
+
+def test_the_twin_gives_the_report_one_process_gives(tmp_path: Path) -> None:
+    left = _write(tmp_path / "left.yaml", _rules(120, flip=False))
+    right = _write(tmp_path / "right.yaml", _rules(120, flip=True))
+    with scratch_workspace() as ws:
+        alone, no_pid = _report(left, right, ws.root, fork=False)
+        twinned, pid = _report(left, right, ws.root, fork=True)
+    assert no_pid is None
+    assert pid is not None and pid != os.getpid()
+    assert not _alive(pid), "the twin outlived the diff"
+    assert twinned == alone
+    document = json.loads(twinned)
+    assert document["verdict"] == "incomparable"
+    assert len(document["differences"]) > 10
+
+
+def test_work_runs_in_the_twin_and_the_twin_ends_when_closed(tmp_path: Path) -> None:
+    with scratch_workspace() as ws:
+        policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
+        hand = right_hand(policy, fork=True)
+        pid = _pid_of(hand)
+        assert pid is not None
+        assert hand.send(_child_pid, 0).result() == pid
+        assert hand.send(_child_pid, 1).result() == pid + 1  # the same twin serves on
+        hand.close()
+        assert not _alive(pid)
+        assert hand.send(_child_pid, 0).result() == os.getpid()  # closed: done here
+
+
+def test_work_the_twin_fails_is_done_here_and_the_twin_ends(tmp_path: Path) -> None:
+    with scratch_workspace() as ws:
+        policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
+        with right_hand(policy, fork=True) as hand:
+            pid = _pid_of(hand)
+            assert pid is not None
+            assert hand.send(_fails_in_a_child, os.getpid()).result() == "done here"
+            assert _pid_of(hand) is None
+            assert not _alive(pid)
+            assert hand.send(_child_pid, 0).result() == os.getpid()
+
+
+def test_a_twin_killed_midway_costs_only_time(tmp_path: Path) -> None:
+    with scratch_workspace() as ws:
+        policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
+        with right_hand(policy, fork=True) as hand:
+            pid = _pid_of(hand)
+            assert pid is not None
+            os.kill(pid, signal.SIGKILL)
+            assert hand.send(_child_pid, 0).result() == os.getpid()
+            assert _pid_of(hand) is None
+
+
+def test_no_twin_beside_a_second_thread(tmp_path: Path) -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        with scratch_workspace() as ws:
+            policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
+            with right_hand(policy, fork=True) as hand:
+                assert not isinstance(hand, Twin)
+                assert hand.send(_child_pid, 0).result() == os.getpid()
+    finally:
+        stop.set()
+        thread.join()
+
+
+def test_the_cli_prints_one_report_with_a_twin(tmp_path: Path) -> None:
+    count = TWIN_RULES // 2 + 1  # both sides together reach the twin's threshold
+    left = _write(tmp_path / "left.yaml", _rules(count, flip=False))
+    right = _write(tmp_path / "right.yaml", _rules(count, flip=True))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "toolpolicy", "diff", left, right, "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == ""
+    document = json.loads(done.stdout)  # one document: the twin wrote nothing
+    assert document["verdict"] == "incomparable"
+    assert list(scratch.iterdir()) == []  # the scratch workspace is gone, twin or not
