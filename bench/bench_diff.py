@@ -10,10 +10,11 @@ Run from the repository root::
 Both policies extend P03 and have ``--rules`` rules: three in four are path rules on the
 file tools (two globs each), one in four a command rule (two prefixes; on every tool, as
 people write them, or only on ``shell`` with ``--scoped``); behaviors cycle deny, ask,
-allow. The right policy flips every 100th rule's behavior, so the diff has real differences
-to find. A run is what ``toolpolicy diff LEFT RIGHT --format json`` does (minus process
-start-up), timed in phases: load (read, validate, compile both sides), regions (the
-symbolic search of both sides' rules, plus the physical probes), decide (every witness and
+allow. The right policy flips the behavior of every 100th rule and of the command rule
+three after it, so the diff has real differences to find, among paths and commands. A run
+is what ``toolpolicy diff LEFT RIGHT --format json`` does (minus process start-up), timed
+in phases: load (read, validate, compile both sides), regions (the symbolic search of both
+sides' rules, plus the physical probes), decide (every witness and
 probe on both sides, in a scratch workspace) and render. Then the same diff as a process
 (``python -m toolpolicy diff ...``, start-up included), and the everyday comparisons in
 process. Prints medians; exits 1 when a median is over its target.
@@ -43,12 +44,13 @@ _BEHAVIORS = ("deny", "ask", "allow")
 
 
 def write_policy(path: str, rules: int, *, flip_every: int | None, scoped: bool) -> None:
-    """A Policy extending P03 with ``rules`` rules; every ``flip_every``-th is flipped."""
+    """A Policy extending P03 with ``rules`` rules; every ``flip_every``-th is flipped, and
+    the command rule three after it."""
     lines = ["apiVersion: toolpolicy/v1", "kind: Policy", f"name: bench-{rules}", "extends: P03"]
     lines.append("rules:")
     for i in range(rules):
         behavior = _BEHAVIORS[i % 3]
-        if flip_every and i % flip_every == 0:
+        if flip_every and i % flip_every in (0, 3):
             behavior = "allow" if behavior == "deny" else "deny"
         lines += [f"  - name: rule-{i}", f"    behavior: {behavior}"]
         lines += [f"    reason: Benchmark rule {i}", "    match:"]

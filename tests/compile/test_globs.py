@@ -353,3 +353,16 @@ def test_malformed_outside_patterns_are_refused(text: str) -> None:
 def test_the_glob_tool_never_takes_an_outside_pattern(text: str) -> None:
     with pytest.raises(GlobError):
         plain(text)
+
+
+def test_copies_of_a_glob_share_one_matcher_and_flavours_do_not() -> None:
+    """Two policies with the same glob compile it once; the other flavour is another
+    pattern (``x`` under the gitignore flavour also matches what a folder ``x`` holds)."""
+    from toolpolicy.compile.globs import LazyFullmatch
+
+    first, second = LazyFullmatch("x", True), LazyFullmatch("x", True)
+    other = LazyFullmatch("x", False)
+    assert first.translate() is second.translate()
+    assert other.translate() is not first.translate()
+    assert first("x/y") is not None
+    assert other("x/y") is None

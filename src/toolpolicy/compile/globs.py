@@ -164,6 +164,10 @@ def glob_regex(text: str, *, gitignore: bool) -> str:
     return regex
 
 
+_MAX_COMPILED = 200_000  # matchers kept for later copies of a glob (then forgotten)
+_COMPILED: dict[tuple[str, bool], Callable[[str], re.Match[str] | None]] = {}
+
+
 class LazyFullmatch(tuple[str, bool]):
     """The compiled ``fullmatch`` of a glob, translated and compiled on its first call.
 
@@ -189,13 +193,20 @@ class LazyFullmatch(tuple[str, bool]):
         return self[1]
 
     def translate(self) -> Callable[[str], re.Match[str] | None]:
-        """The compiled matcher (built now if it was not yet)."""
+        """The compiled matcher (built now if it was not yet; shared by every copy of the
+        same glob in this process: two policies, or one policy loaded twice)."""
         fullmatch = self._fullmatch
         if fullmatch is None:
-            import re  # not at import: a decision that matches no glob needs no ``re``
+            fullmatch = _COMPILED.get(self)
+            if fullmatch is None:
+                import re  # not at import: a decision that matches no glob needs no ``re``
 
-            regex = glob_regex(self[0], gitignore=self[1])
-            fullmatch = self._fullmatch = re.compile(regex, re.DOTALL).fullmatch
+                regex = glob_regex(self[0], gitignore=self[1])
+                fullmatch = re.compile(regex, re.DOTALL).fullmatch
+                if len(_COMPILED) >= _MAX_COMPILED:
+                    _COMPILED.clear()
+                _COMPILED[(self[0], self[1])] = fullmatch
+            self._fullmatch = fullmatch
         return fullmatch
 
     def __call__(self, path: str) -> re.Match[str] | None:

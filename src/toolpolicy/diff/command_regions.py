@@ -23,8 +23,9 @@ patterns is needed (it is exponential in the number of deny and ask patterns):
    with the deny and ask patterns whose programs those words can run kept in the automaton
    and every word that is a denied or asked file kept out of the arguments. A line with a
    hit on the other side needs that hit too: one such search per deny or ask pattern and
-   per file word that only one side hits. Lines of several commands intersect the allow
-   sets of theirs.
+   per file word that only one side hits. Each search stops a line at a hit on a side that
+   must stay quiet (the line is then one of 1) and leaves out the patterns the tracked one
+   beats. Lines of several commands intersect the allow sets of theirs.
 
 3. *Outside the plain subset* (a line ending in ``&``): no allow with commands covers it and
    no file it names is decided; its deny and ask hits stay — joined as in 1.
