@@ -33,8 +33,11 @@ import time
 
 from toolpolicy.diff import generate_probes, parse_side, render_json, run_diff
 from toolpolicy.diff.compare import compare
+from toolpolicy.diff.run import TWIN_RULES
 from toolpolicy.diff.scratch import scratch_workspace
 from toolpolicy.diff.sides import load_sides
+from toolpolicy.diff.twin import right_hand
+from toolpolicy.engine.selection import gc_paused
 
 TARGET_SECONDS = 1.0
 EVERYDAY_TARGET_SECONDS = 0.2
@@ -72,16 +75,21 @@ clock = CLOCKS["wall"]
 def one_run(left: str, right: str) -> tuple[dict[str, float], str]:
     """The phase times of one diff, and a one-line summary of its result."""
     times: dict[str, float] = {}
-    with scratch_workspace() as ws:
+    with gc_paused(), scratch_workspace() as ws:  # as run_diff does
         start = clock()
         left_policy, right_policy = load_sides(parse_side(left), parse_side(right), ws.root)
         times["load"] = clock() - start
-        start = clock()
-        probes = generate_probes(left_policy, right_policy, escape_link=ws.escape_link)
-        times["regions"] = clock() - start
-        start = clock()
-        report = compare(left_policy, right_policy, probes)
-        times["decide"] = clock() - start
+        # As run_diff does: a large diff decides the right side in a twin process.
+        rules = len(left_policy.compiled.rules) + len(right_policy.compiled.rules)
+        with right_hand(right_policy, fork=rules >= TWIN_RULES) as hand:
+            start = clock()
+            probes = generate_probes(
+                left_policy, right_policy, escape_link=ws.escape_link, hand=hand
+            )
+            times["regions"] = clock() - start
+            start = clock()
+            report = compare(left_policy, right_policy, probes, hand=hand)
+            times["decide"] = clock() - start
     start = clock()
     render_json(report)
     times["render"] = clock() - start
