@@ -275,7 +275,7 @@ def test_many_deny_and_ask_command_rules_are_compared_completely(
 mixed_heavy = st.lists(st.one_of(command_rules, plain_rules, path_rules), min_size=3, max_size=7)
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=20, deadline=None, derandomize=True)
 @given(left_rules=mixed_heavy, right_rules=mixed_heavy)
 @example(  # "a b > b": left, the denied redirection beats the ask; right, "a b" is allowed
     left_rules=[
