@@ -102,7 +102,9 @@ def test_work_runs_in_the_twin_and_the_twin_ends_when_closed(tmp_path: Path) -> 
         hand = right_hand(policy, fork=True)
         pid = _pid_of(hand)
         assert pid is not None
-        assert hand.send(_child_pid, 0).result() == pid
+        pending = hand.send(_child_pid, 0)
+        assert pending.result() == pid
+        assert pending.result() == pid  # asked again: the same answer, nothing read twice
         assert hand.send(_child_pid, 1).result() == pid + 1  # the same twin serves on
         hand.close()
         assert not _alive(pid)

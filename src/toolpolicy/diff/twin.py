@@ -34,16 +34,19 @@ Work = Callable[[ToolPolicy, P], R]
 
 
 class Pending(Generic[R]):
-    """A result on its way: :meth:`result` waits for it."""
+    """A result on its way: :meth:`result` waits for it (once; later calls give it again)."""
 
-    __slots__ = ("_get",)
+    __slots__ = ("_get", "_got")
 
     def __init__(self, get: Callable[[], R]) -> None:
         self._get = get
+        self._got: list[R] = []
 
     def result(self) -> R:
         """The work's result (computed here if the twin could not give it)."""
-        return self._get()
+        if not self._got:
+            self._got.append(self._get())
+        return self._got[0]
 
 
 class Here:
