@@ -33,10 +33,9 @@ import time
 
 from toolpolicy.diff import generate_probes, parse_side, render_json, run_diff
 from toolpolicy.diff.compare import compare
-from toolpolicy.diff.run import TWIN_RULES
+from toolpolicy.diff.run import diff_hand
 from toolpolicy.diff.scratch import scratch_workspace
 from toolpolicy.diff.sides import load_sides
-from toolpolicy.diff.twin import right_hand
 from toolpolicy.engine.selection import gc_paused
 
 TARGET_SECONDS = 1.0
@@ -79,9 +78,7 @@ def one_run(left: str, right: str) -> tuple[dict[str, float], str]:
         start = clock()
         left_policy, right_policy = load_sides(parse_side(left), parse_side(right), ws.root)
         times["load"] = clock() - start
-        # As run_diff does: a large diff decides the right side in a twin process.
-        rules = len(left_policy.compiled.rules) + len(right_policy.compiled.rules)
-        with right_hand(right_policy, fork=rules >= TWIN_RULES) as hand:
+        with diff_hand(left_policy, right_policy) as hand:  # as run_diff does
             start = clock()
             probes = generate_probes(
                 left_policy, right_policy, escape_link=ws.escape_link, hand=hand

@@ -4,12 +4,14 @@ twin that fails or dies must cost nothing but time (its work is done here)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -72,6 +74,17 @@ def _fails_in_a_child(policy: ToolPolicy, parent: int) -> str:
     return "done here"
 
 
+@contextlib.contextmanager
+def _p03_twin() -> Iterator[tuple[Here, int]]:
+    """A twin forked for P03 in a scratch workspace, and its pid."""
+    with scratch_workspace() as ws:
+        policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
+        with right_hand(policy, fork=True) as hand:
+            pid = _pid_of(hand)
+            assert pid is not None
+            yield hand, pid
+
+
 def _report(left: str, right: str, root: str, fork: bool) -> tuple[str, int | None]:
     sides = load_sides(parse_side(left), parse_side(right), root)
     with right_hand(sides[1], fork=fork) as hand:
@@ -97,11 +110,7 @@ def test_the_twin_gives_the_report_one_process_gives(tmp_path: Path) -> None:
 
 
 def test_work_runs_in_the_twin_and_the_twin_ends_when_closed(tmp_path: Path) -> None:
-    with scratch_workspace() as ws:
-        policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
-        hand = right_hand(policy, fork=True)
-        pid = _pid_of(hand)
-        assert pid is not None
+    with _p03_twin() as (hand, pid):
         pending = hand.send(_child_pid, 0)
         assert pending.result() == pid
         assert pending.result() == pid  # asked again: the same answer, nothing read twice
@@ -112,26 +121,18 @@ def test_work_runs_in_the_twin_and_the_twin_ends_when_closed(tmp_path: Path) -> 
 
 
 def test_work_the_twin_fails_is_done_here_and_the_twin_ends(tmp_path: Path) -> None:
-    with scratch_workspace() as ws:
-        policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
-        with right_hand(policy, fork=True) as hand:
-            pid = _pid_of(hand)
-            assert pid is not None
-            assert hand.send(_fails_in_a_child, os.getpid()).result() == "done here"
-            assert _pid_of(hand) is None
-            assert not _alive(pid)
-            assert hand.send(_child_pid, 0).result() == os.getpid()
+    with _p03_twin() as (hand, pid):
+        assert hand.send(_fails_in_a_child, os.getpid()).result() == "done here"
+        assert _pid_of(hand) is None
+        assert not _alive(pid)
+        assert hand.send(_child_pid, 0).result() == os.getpid()
 
 
 def test_a_twin_killed_midway_costs_only_time(tmp_path: Path) -> None:
-    with scratch_workspace() as ws:
-        policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
-        with right_hand(policy, fork=True) as hand:
-            pid = _pid_of(hand)
-            assert pid is not None
-            os.kill(pid, signal.SIGKILL)
-            assert hand.send(_child_pid, 0).result() == os.getpid()
-            assert _pid_of(hand) is None
+    with _p03_twin() as (hand, pid):
+        os.kill(pid, signal.SIGKILL)
+        assert hand.send(_child_pid, 0).result() == os.getpid()
+        assert _pid_of(hand) is None
 
 
 def test_no_twin_beside_a_second_thread(tmp_path: Path) -> None:

@@ -89,8 +89,8 @@ def diff_cmd(
     from ..diff import RENDERERS, Change, Verdict, run_diff
     from ..engine.selection import gc_paused
 
-    with gc_paused():  # what the diff built lives on while it is written out
-        report = run_diff(left, right, profile=profile, calls=calls, workspace=workspace)
+    report = run_diff(left, right, profile=profile, calls=calls, workspace=workspace)
+    with gc_paused():  # run_diff pauses its own; what it built lives on while written out
         click.echo(RENDERERS[fmt](report, show_all))
     if fail_on == "widen":
         # A limited search cannot show that nothing widens, whatever else it found.

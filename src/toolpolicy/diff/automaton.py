@@ -206,16 +206,15 @@ def explore(
     while queue:
         current = queue.popleft()
         where, states = current
-        if prune and not prune.isdisjoint(nfa.matched(states)):
+        matched = nfa.matched(states)
+        if prune and not prune.isdisjoint(matched):
             continue
         valid = accepting.get(where)
         if valid is None:
             valid = accepting[where] = domain.accepting(where)
-        if valid:
-            matched = nfa.matched(states)
-            if matched not in found:
-                found[matched] = _path(parents, current)
-        pruned = valid and bool(stop) and not stop.isdisjoint(nfa.matched(states))
+        if valid and matched not in found:
+            found[matched] = _path(parents, current)
+        pruned = valid and bool(stop) and not stop.isdisjoint(matched)
         moves = successors.get(states)
         if moves is None:
             moves = successors[states] = _successors(nfa, states, domain, ranks, hazards)

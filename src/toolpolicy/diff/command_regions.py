@@ -265,7 +265,6 @@ class _Search:
         hand: Here | None = None,
     ) -> None:
         self.hand = hand or Here(policies[1])
-        self.tool = tool
         self.sides = (
             _Side(policies[0], tool, policies[0].compiled.rules),
             _Side(policies[1], tool, policies[1].compiled.rules),
@@ -347,7 +346,7 @@ class _Search:
                 self.decide(command)
             return
         batch = [(command, self.texts[command]) for command in todo]
-        pending = self.hand.send(_signatures, (self.tool, batch))
+        pending = self.hand.send(_signatures, (self.sides[1].tool, batch))
         left = [self.sides[0].signature(command, text) for command, text in batch]
         for (command, _), a, b in zip(batch, left, pending.result(), strict=True):
             self._keep(command, (a, b))

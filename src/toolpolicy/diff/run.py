@@ -6,15 +6,15 @@ import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..engine.selection import gc_paused
+from ..engine.selection import ToolPolicy, gc_paused
 from .compare import DiffReport, compare
 from .probes import generate_probes
 from .recorded import read_recorded_calls
 from .scratch import Workspace, find_escape_link, scratch_workspace
 from .sides import load_sides, parse_side
-from .twin import right_hand
+from .twin import Here, right_hand
 
-__all__ = ["TWIN_RULES", "run_diff"]
+__all__ = ["TWIN_RULES", "diff_hand", "run_diff"]
 
 TWIN_RULES = 200  # from this many rules on both sides together, a twin decides the right
 
@@ -42,9 +42,7 @@ def run_diff(
     # collection would only scan them again and again (about a sixth of a large diff).
     with gc_paused(), _workspace(workspace) as ws:
         left_policy, right_policy = load_sides(left_side, right_side, ws.root)
-        # A large diff decides the right side in a twin process, on a second core.
-        large = len(left_policy.compiled.rules) + len(right_policy.compiled.rules) >= TWIN_RULES
-        with right_hand(right_policy, fork=large) as hand:
+        with diff_hand(left_policy, right_policy) as hand:
             probes = generate_probes(
                 left_policy,
                 right_policy,
@@ -67,6 +65,13 @@ def run_diff(
         replayed=len(recorded.probes),
         skipped=recorded.skipped,
     )
+
+
+def diff_hand(left: ToolPolicy, right: ToolPolicy) -> Here:
+    """What decides the right side's half: a twin process, on a second core, for a large
+    diff (:data:`TWIN_RULES`); this process for a small one."""
+    rules = len(left.compiled.rules) + len(right.compiled.rules)
+    return right_hand(right, fork=rules >= TWIN_RULES)
 
 
 @contextmanager
