@@ -19,7 +19,10 @@ denied to every tool. Two ways a plain redirection into them is not denied:
    agents run them.
 
 What they should get: the deny of the written file, whatever else the policy or the line
-holds. DESIGN: "A deny or ask is conservative. It hits wherever the denied thing could be";
+holds. Both are fixed: the boundary decides every written file with or without rules, and a
+line outside the plain subset has its literal redirections read conservatively
+(``compile/redirect_scan.py``, the properties in ``tests/compile/test_redirect_scan.py``).
+DESIGN: "A deny or ask is conservative. It hits wherever the denied thing could be";
 SECURITY.md: "the hook keeps the workspace boundary under every profile".
 """
 
@@ -123,9 +126,6 @@ def test_without_rules_a_plain_protected_write_is_denied(
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="red16: a not-plain line loses its file denies; deny-only agents run it"
-)
 @pytest.mark.parametrize("line", _LINES)
 @pytest.mark.parametrize("agent", ["codex", "gemini", "copilot"])
 def test_a_write_into_git_in_a_line_that_is_not_plain_is_denied(

@@ -7,6 +7,7 @@ Skipped where bubblewrap is missing (then the shell refuses with ``sandbox_unava
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import subprocess
@@ -120,12 +121,14 @@ PRESETS = (Path(__file__).parents[2] / "policy" / "presets.yaml").read_text()
 def _approved_shell(ws: Path, command: str, **selection: object) -> ToolResult:
     """Run ``command`` through the real gate, every ask approved, under workspace-write.
 
-    The line is made not plain (``$0`` is expanded at run time), so the decision reads none
-    of its files and only asks: what keeps the protected set here is the sandbox alone."""
+    The line is hidden from the decision (``eval`` of its base64, decoded at run time), so
+    the decision reads none of its files and only asks: what keeps the protected set here
+    is the sandbox alone."""
     gate = load(workspace=ws, sandbox="workspace-write", **selection).gate(  # type: ignore[arg-type]
         approval=ApprovalService([AlwaysAllow()]), audit=[MemorySink()]
     )
-    hidden = f': "$0"; {command}'
+    encoded = base64.b64encode(command.encode()).decode()
+    hidden = f'eval "$(printf %s {encoded} | base64 -d)"'
     return gate.handle(ToolCall("c", "shell", {"command": hidden}), ToolContext(str(ws), "c"))
 
 

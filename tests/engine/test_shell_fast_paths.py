@@ -32,6 +32,7 @@ from toolpolicy.compile.plain_subset import (
     _Refused,
     recognise_plain,
 )
+from toolpolicy.compile.redirect_scan import scan_written
 from toolpolicy.engine.evaluate import DecisionEngine, _inside
 from toolpolicy.engine.real_path import real_path
 from toolpolicy.engine.selection import ToolPolicy
@@ -40,6 +41,7 @@ from toolpolicy.engine.shell_files import (
     file_accesses,
     file_request,
     files_ruled,
+    written_accesses,
 )
 from toolpolicy.tools.workspace import WorkspaceBoundary
 
@@ -67,7 +69,8 @@ def _reference_split(line: str) -> CommandLine:
     programs = set(where)
     words = {w for run in runs for w in run}
     if isinstance(found, NotPlain):
-        return CommandLine(None, found, runs, where, frozenset(programs), frozenset(words))
+        written = scan_written(line) if ">" in line else ()
+        return CommandLine(None, found, runs, where, frozenset(programs), frozenset(words), written)
     assert not isinstance(found, str)
     for command in found.commands:  # type: ignore[attr-defined]
         if command.words:
@@ -101,6 +104,7 @@ def _reference_engine(engine: DecisionEngine) -> DecisionEngine:
     reference._shell = ShellSupport(
         _reference_split,
         file_accesses,
+        written_accesses,
         file_request,
         _unused_real_path,
         files_ruled(engine.policy.rule_index),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["scan_runs"]
+__all__ = ["ansi_c", "scan_runs"]
 
 _CONTINUATION = "\\\n"
 _RUN_BREAKS = re.compile(r"[;&|\n]+")
@@ -53,8 +53,13 @@ def scan_runs(line: str) -> tuple[tuple[str, ...], ...]:
 
 
 def _decode_ansi_c(quoted: re.Match[str]) -> str:
-    """``$'...'`` as the characters bash makes of it (unknown escapes kept as written)."""
-    return _ANSI_ESCAPE.sub(_decode_escape, quoted.group(1))
+    return ansi_c(quoted.group(1))
+
+
+def ansi_c(body: str) -> str:
+    """The text between ``$'`` and ``'`` as the characters bash makes of it (unknown escapes
+    kept as written)."""
+    return _ANSI_ESCAPE.sub(_decode_escape, body)
 
 
 def _decode_escape(escape: re.Match[str]) -> str:

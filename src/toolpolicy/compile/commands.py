@@ -26,6 +26,7 @@ from .command_patterns import (
 )
 from .command_scan import scan_runs
 from .plain_subset import MAX_PLAIN_LINE_LENGTH, NotPlain, PlainLine, recognise_plain
+from .redirect_scan import WrittenTarget, scan_written
 
 __all__ = [
     "MAX_COMMAND_LINE_LENGTH",
@@ -33,6 +34,7 @@ __all__ = [
     "CommandLine",
     "CommandPattern",
     "CommandPatternError",
+    "WrittenTarget",
     "compile_command_pattern",
     "split_command_line",
 ]
@@ -48,7 +50,9 @@ class CommandLine(NamedTuple):
     ``positions`` maps every word's program name to where it stands (run, word).
     ``index_programs`` and ``index_words`` are what the rule index looks command rules up by
     (:meth:`~toolpolicy.compile.index.ToolBucket.candidates`): every word's program name and
-    every plain command's, every word of the runs and of the plain commands.
+    every plain command's, every word of the runs and of the plain commands. ``written``:
+    when the line is not plain, the files its literal redirections may write
+    (:mod:`toolpolicy.compile.redirect_scan`), which the boundary decides all the same.
     """
 
     plain: PlainLine | None
@@ -57,6 +61,7 @@ class CommandLine(NamedTuple):
     positions: Mapping[str, tuple[tuple[int, int], ...]]
     index_programs: frozenset[str] = frozenset()
     index_words: frozenset[str] = frozenset()
+    written: tuple[WrittenTarget, ...] = ()
 
     @property
     def programs(self) -> frozenset[str]:
@@ -104,7 +109,8 @@ def _read_cached(line: str) -> CommandLine:
     where = MappingProxyType({key: tuple(places) for key, places in positions.items()})
     programs = set(positions)
     if isinstance(found, NotPlain):
-        return CommandLine(None, found, runs, where, frozenset(programs), frozenset(words))
+        written = scan_written(line) if ">" in line else ()
+        return CommandLine(None, found, runs, where, frozenset(programs), frozenset(words), written)
     for command in found.commands:
         programs.add(program_key(command.words[0]))
         words.update(command.words)

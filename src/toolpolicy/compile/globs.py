@@ -38,6 +38,7 @@ __all__ = [
     "compile_glob",
     "glob_regex",
     "glob_shape",
+    "may_match_below",
 ]
 
 WORKSPACE = ""
@@ -162,6 +163,56 @@ def glob_regex(text: str, *, gitignore: bool) -> str:
     elif gitignore and segments[-1] != _DOUBLE_STAR:
         regex += "(?:/.*)?"
     return regex
+
+
+def may_match_below(glob: GlobPattern, folder: str, absolute: str, home: str) -> bool:
+    """Whether ``glob`` may match a path below a folder: ``folder`` workspace-relative and
+    normalized (for a workspace pattern), ``absolute`` its absolute path (for an absolute
+    pattern; a home pattern reads it after ``home/``). True when the pattern matches the
+    folder or one above it (in gitignore mode that covers all below) or reads all of the
+    folder's segments with more of it left: conservative, a rest that can match nothing
+    still counts."""
+    import re
+
+    if glob.root == ABSOLUTE:
+        path = absolute[1:]
+    elif glob.root == HOME:
+        if home in ("", "/") or not absolute.startswith(home + "/"):
+            return False
+        path = absolute[len(home) + 1 :]
+    else:
+        path = folder
+    segments = glob_shape(glob.text, gitignore=glob.gitignore).segments
+    last = len(segments)
+    states = _closure({0}, segments)
+    for name in path.split("/") if path else ():
+        if glob.gitignore and last in states:
+            return True  # the pattern matched a folder above: it covers all below
+        reached = set()
+        for index in states:
+            if index == last:
+                continue
+            segment = segments[index]
+            if segment == _DOUBLE_STAR:
+                reached.add(index)
+            elif re.fullmatch(_translate_segment(segment, glob.text), name, re.DOTALL):
+                reached.add(index + 1)
+        states = _closure(reached, segments)
+        if not states:
+            return False
+    return bool(states) and (glob.gitignore or any(i < last for i in states))
+
+
+def _closure(states: set[int], segments: Sequence[str]) -> set[int]:
+    """``states`` and every index a ``**`` there can skip to (it matches no segment too)."""
+    out = set(states)
+    todo = list(states)
+    while todo:
+        index = todo.pop()
+        if index < len(segments) and segments[index] == _DOUBLE_STAR and index + 1 not in out:
+            out.add(index + 1)
+            todo.append(index + 1)
+    return out
 
 
 _MAX_COMPILED = 200_000  # matchers kept for later copies of a glob (then forgotten)

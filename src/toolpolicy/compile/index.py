@@ -318,6 +318,18 @@ class RuleView(NamedTuple):
             return None
         return PathKeys(own.names | shared.names, own.extensions | shared.extensions)
 
+    def path_rules(self) -> tuple[CompiledRule, ...]:
+        """Every rule of the view that looks at paths, in declaration order."""
+        found: dict[int, CompiledRule] = {}
+        for bucket in (self.own, self.shared):
+            for table in (bucket.by_first, bucket.by_segment, bucket.by_extension):
+                for rules in table.values():
+                    found.update((rule.order, rule) for rule in rules)
+            for rules in bucket.by_outside.values():
+                found.update((rule.order, rule) for rule in rules)
+            found.update((rule.order, rule) for rule in bucket.path_unkeyed)
+        return tuple(found[order] for order in sorted(found))
+
     def candidates(self, facts: CallFacts) -> tuple[CompiledRule, ...]:
         """The rules that can match ``facts``, in declaration order."""
         own = self.own.candidates(facts)

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
-from .program_table import RESERVED_WORDS, builtin_refusal, lists_only
+from .program_table import RESERVED_WORDS, builtin_refusal, lists_only, reads_working_folder
 
 __all__ = [
     "MAX_PLAIN_LINE_LENGTH",
@@ -39,6 +39,8 @@ __all__ = [
 ]
 
 MAX_PLAIN_LINE_LENGTH = 16 * 1024
+WORKING_FOLDER = "."
+"""The argument of a command that reads the folder it runs in without naming it."""
 
 _BARE = re.compile(r"[A-Za-z0-9_%+,\-./:=@^\]!]+")
 # The common word: bare runs and single-quoted strings (quotes are simply removed).
@@ -109,8 +111,10 @@ class Redirect(NamedTuple):
 class PlainLine(NamedTuple):
     """A plain line: its commands in order, every file its redirections touch, and the
     words its commands may read as paths (``arguments``: every argument that is not an
-    option, every ``--option=value``'s value, every tail of a short option, and the paths a
-    word carries after ``=``, ``@``, ``,`` or ``:`` or in a ``file:`` URL; ``leaving``: those
+    option, every ``--option=value``'s value, every tail of a short option, the paths a
+    word carries after ``=``, ``@``, ``,`` or ``:`` or in a ``file:`` URL, and ``.`` for a
+    command that reads its working folder unnamed, see
+    :func:`~toolpolicy.compile.program_table.reads_working_folder`; ``leaving``: those
     of them that leave the workspace as written — absolute, ``~``, or with a ``..``
     segment; ``listed``: those that only commands which list folders name, see
     :func:`~toolpolicy.compile.program_table.lists_only`)."""
@@ -239,8 +243,12 @@ class _Recogniser:
     def result(self) -> PlainLine:
         """The plain line of the commands and redirections read."""
         arguments = tuple(dict.fromkeys(_paths(self.commands)))
-        leaving = tuple(path for path in arguments if _leaves(path))
         read = set(_paths(c for c in self.commands if not lists_only(c.words)))
+        if any(reads_working_folder(c.words) for c in self.commands):
+            read.add(WORKING_FOLDER)
+            if WORKING_FOLDER not in arguments:
+                arguments = (*arguments, WORKING_FOLDER)
+        leaving = tuple(path for path in arguments if _leaves(path))
         listed = tuple(path for path in arguments if path not in read)
         return PlainLine(tuple(self.commands), tuple(self.redirects), arguments, leaving, listed)
 

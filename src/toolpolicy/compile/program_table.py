@@ -1,12 +1,13 @@
 """What programs do with their arguments, in one table.
 
-Three questions are asked of a program name: does the shell itself treat it specially when
+Four questions are asked of a program name: does the shell itself treat it specially when
 it is the first word of a command (a reserved word, or a builtin that runs or defines code or
 changes the shell's state — then the plain subset refuses the line, see
 :mod:`toolpolicy.compile.plain_subset`); does it run other code given in its arguments (then
 an allow naming it lets anything run; ``lint`` warns with ``allow-runs-code``); and does it
 only list the folders it is given, never reading their files (``lists_only``: a folder
-another program names may be read whole).
+another program names may be read whole); and does it read the folder it runs in, whole,
+when given no folder (``reads_working_folder``).
 
 A deny needs neither table: it finds its program anywhere in the line
 (:mod:`toolpolicy.compile.command_scan`), whatever wraps it.
@@ -23,6 +24,7 @@ __all__ = [
     "SHELL_BUILTINS",
     "builtin_refusal",
     "lists_only",
+    "reads_working_folder",
     "runs_code",
 ]
 
@@ -149,3 +151,70 @@ def builtin_refusal(words: tuple[str, ...]) -> str | None:
     if options is not None and any(word.startswith(options) for word in words[1:]):
         return f"'{program} {options[0]}' {_EVALUATES}"
     return None
+
+
+_RECURSIVE_SEARCHERS = frozenset({"rg", "ag", "ack", "ack-grep", "pt", "rgrep"})
+_GREPS = frozenset({"grep", "egrep", "fgrep", "ugrep", "bsdgrep", "zgrep"})
+# What the searchers' options are, as far as telling a pattern from a file operand needs: an
+# option not listed here is taken to consume the next word (then fewer words are file
+# operands, and the working folder is taken as read: the safe side).
+_FLAG_LETTERS = frozenset("EFGPiyvwxcLloqsbHhnTZzrRUaIVuSNJ0123456789")
+_VALUE_LETTERS = {"grep": frozenset("efmABCdD"), "search": frozenset("efmABCgtTMjErdGp")}
+_PATTERN_OPTIONS = frozenset({"--regexp", "--file"})
+_RECURSE_OPTIONS = frozenset({"-d", "--directories"})  # with the value "recurse"
+_FLAG_WORDS = frozenset(
+    {"--recursive", "--dereference-recursive", "--ignore-case", "--no-ignore-case",
+     "--smart-case", "--invert-match", "--word-regexp", "--line-regexp", "--count",
+     "--files-with-matches", "--files-without-match", "--only-matching", "--quiet",
+     "--silent", "--no-messages", "--byte-offset", "--with-filename", "--no-filename",
+     "--line-number", "--no-line-number", "--initial-tab", "--null", "--null-data", "--text",
+     "--binary", "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp",
+     "--line-buffered", "--no-group-separator", "--hidden", "--no-ignore", "--follow",
+     "--files", "--heading", "--no-heading", "--column", "--vimgrep", "--json", "--stats",
+     "--multiline", "--pcre2", "--unrestricted", "--literal", "--color", "--colour"}
+)  # fmt: skip
+
+
+def reads_working_folder(words: tuple[str, ...]) -> bool:
+    """Whether the command ``words`` reads the folder it runs in, whole, without naming it:
+    a recursive search given no file operand (``grep -r SECRET``, ``rg SECRET``: "if no
+    file operand is given, grep searches the working directory") and ``git grep``, which
+    reads the repository's files whatever it is given."""
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "git":
+        return "grep" in words[1:]
+    if program not in _GREPS and program not in _RECURSIVE_SEARCHERS:
+        return False
+    values = _VALUE_LETTERS["grep" if program in _GREPS else "search"]
+    recursive = program in _RECURSIVE_SEARCHERS
+    positional: list[str] = []
+    pattern_given = False
+    pending: str | None = None  # the option that consumes the next word
+    for index, word in enumerate(words[1:], 1):
+        if pending is not None:
+            recursive = recursive or (pending in _RECURSE_OPTIONS and word == "recurse")
+            pending = None
+        elif word == "--":
+            positional.extend(words[index + 1 :])
+            break
+        elif not word.startswith("-") or word == "-":
+            positional.append(word)
+        elif word.startswith("--"):
+            name, equals, value = word.partition("=")
+            recursive = recursive or name in ("--recursive", "--dereference-recursive")
+            recursive = recursive or (name in _RECURSE_OPTIONS and value == "recurse")
+            pattern_given = pattern_given or name in _PATTERN_OPTIONS
+            pending = None if equals or name in _FLAG_WORDS else name
+        else:
+            for offset, letter in enumerate(word[1:], 2):
+                recursive = recursive or letter in "rR"
+                if letter in values or letter not in _FLAG_LETTERS:
+                    rest = word[offset:]
+                    recursive = recursive or (letter == "d" and rest == "recurse")
+                    pattern_given = pattern_given or letter in "ef"
+                    pending = None if rest else f"-{letter}"
+                    break
+    if not recursive:
+        return False
+    operands = positional if pattern_given else positional[1:]
+    return not operands

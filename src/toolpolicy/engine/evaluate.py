@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     from ..compile.commands import CommandLine
-    from ..compile.plain_subset import PlainLine
     from ..core.protocols import PathBoundary
     from .shell_files import FileAccess, ShellSupport
 
@@ -307,9 +306,11 @@ class DecisionEngine:
             if outside:
                 return False
         command = evaluation.command
-        plain = command.plain if command is not None else None
-        if plain is None:
+        if command is None:
             return True
+        plain = command.plain
+        if plain is None:
+            return not command.written  # its written files were decided on disk
         # A line that names files had them decided on disk: a read is resolved through its
         # symlinks, a glob is expanded, ``~`` and home rules read $HOME.
         return not (plain.arguments or plain.redirects)
@@ -420,8 +421,8 @@ class DecisionEngine:
         for rule, decision in hits:
             candidates.append(Candidate(RULES, decision, rule.name))
             matched.append(rule.label)
-        if command is not None and command.plain is not None:
-            for candidate, label in self._file_candidates(command.plain, request):
+        if command is not None and (command.plain is not None or command.written):
+            for candidate, label in self._file_candidates(command, request):
                 candidates.append(candidate)
                 if label is not None:
                     matched.append(label)
@@ -538,19 +539,28 @@ class DecisionEngine:
         return self._shell
 
     def _file_candidates(
-        self, plain: PlainLine, shell: PermissionRequest
+        self, command: CommandLine, shell: PermissionRequest
     ) -> list[tuple[Candidate, str | None]]:
-        """A plain line's redirections and path arguments, decided as the file accesses
-        they are: the boundary (writes), reads outside the workspace (ask), and the deny
-        and ask path rules of ``write_file``/``read_file``. Each with its rule's label."""
+        """The files a line touches, decided as the file accesses they are: the boundary
+        (writes), reads outside the workspace (ask), and the deny and ask path rules of
+        ``write_file``/``read_file``. Each with its rule's label. A plain line's
+        redirections and path arguments; a line that is not plain, the files its literal
+        redirections write (``CommandLine.written``)."""
         found: list[tuple[Candidate, str | None]] = []
-        if not (plain.redirects or plain.arguments):
+        plain = command.plain
+        if plain is not None and not (plain.redirects or plain.arguments):
             return found
         support = self._shell or self._bind_shell()
         context = shell.context
+        folder = os.path.join(context.workspace, context.cwd)
+        accesses = (
+            support.accesses(plain, folder)
+            if plain is not None
+            else support.written(command.written, folder)
+        )
         # Globs expand in the folder the line runs in; a memo serves the workspace root only.
         memo = None if context.cwd else self._accesses
-        for access in support.accesses(plain, os.path.join(context.workspace, context.cwd)):
+        for access in accesses:
             if memo is None:
                 found.extend(self._access_candidates(access, shell, support))
                 continue
@@ -644,12 +654,13 @@ class DecisionEngine:
         if resolved in walked or not os.path.isdir(folder):
             return None
         walked.add(resolved)
-        from .folder_walk import files_below
+        from .folder_walk import files_below, git_closer
         from .shell_files import FileAccess
 
         context = file.context._replace(cwd="")
         linked: list[tuple[str, str]] = []  # folders links lead to, walked after the rest
-        for below, link in files_below(folder):
+        closer = git_closer(view.path_rules(), resolved, root)
+        for below, link in files_below(folder, closer):
             path = f"{resolved}/{below}" if resolved else below
             target: str | None = path
             if link:

@@ -3,16 +3,21 @@
 A search (the agents' Grep) or a shell line (``grep -r x src``) that reads a folder reads
 the files below it, so a read rule that closes one of them concerns the whole read. The walk
 lists every file below the folder relative to it, symlinks as entries (never followed; the
-caller decides where one leads), and skips ``.git``; past :data:`MAX_FOLDER_ENTRIES` entries
+caller decides where one leads), and skips a ``.git`` folder (thousands of objects) unless
+a rule may close a file in it (:func:`git_closer`); past :data:`MAX_FOLDER_ENTRIES` entries
 it raises :class:`FolderTooLarge` rather than decide on part of the folder.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
-__all__ = ["MAX_FOLDER_ENTRIES", "FolderTooLarge", "files_below"]
+from ..compile.globs import may_match_below
+from ..compile.rules import CompiledRule
+from ..core.vocabulary import Behavior
+
+__all__ = ["MAX_FOLDER_ENTRIES", "FolderTooLarge", "files_below", "git_closer"]
 
 MAX_FOLDER_ENTRIES = 20_000
 
@@ -21,19 +26,43 @@ class FolderTooLarge(Exception):
     """The folder holds more than :data:`MAX_FOLDER_ENTRIES` entries."""
 
 
-def files_below(folder: str) -> Iterator[tuple[str, bool]]:
+def git_closer(rules: Iterable[CompiledRule], folder: str, root: str) -> Callable[[str], bool]:
+    """For :func:`files_below` of ``folder`` (workspace-relative, ``""`` for the root of the
+    workspace ``root``): whether a deny or ask path rule among ``rules`` may close a file in
+    a ``.git`` folder below it (given its path relative to ``folder``)."""
+    closing = [
+        glob
+        for rule in rules
+        if rule.decision.behavior >= Behavior.ASK
+        for glob in rule.paths or ()
+    ]
+    home = os.path.expanduser("~")  # as the engine reads it for home rules
+
+    def closes(below: str) -> bool:
+        path = f"{folder}/{below}" if folder else below
+        return any(may_match_below(g, path, f"{root}/{path}", home) for g in closing)
+
+    return closes
+
+
+def files_below(folder: str, enter_git: Callable[[str], bool]) -> Iterator[tuple[str, bool]]:
     """Every file below ``folder``, relative to it, and whether it is a symlink (a link is
-    listed, never followed; ``.git`` is skipped); raises :class:`FolderTooLarge` past
+    listed, never followed; a ``.git`` folder is skipped unless ``enter_git`` of its path,
+    relative to ``folder``, says otherwise); raises :class:`FolderTooLarge` past
     :data:`MAX_FOLDER_ENTRIES` entries. Top-down: a folder's files, then its links to
     folders, then each of its folders in turn."""
     seen = [0]
-    yield from _below(folder, "", seen)
+    yield from _below(folder, "", seen, enter_git)
 
 
-def _below(top: str, prefix: str, seen: list[int]) -> Iterator[tuple[str, bool]]:
+def _below(
+    top: str, prefix: str, seen: list[int], enter_git: Callable[[str], bool]
+) -> Iterator[tuple[str, bool]]:
     try:
         with os.scandir(top) as listing:
-            entries = [entry for entry in listing if entry.name != ".git"]
+            entries = [
+                entry for entry in listing if entry.name != ".git" or enter_git(prefix + entry.name)
+            ]
     except OSError:
         return  # unreadable: the program reading it will not get further either
     seen[0] += len(entries)
@@ -51,4 +80,4 @@ def _below(top: str, prefix: str, seen: list[int]) -> Iterator[tuple[str, bool]]
     for entry in linked:
         yield prefix + entry.name, True
     for entry in folders:
-        yield from _below(entry.path, f"{prefix}{entry.name}/", seen)
+        yield from _below(entry.path, f"{prefix}{entry.name}/", seen, enter_git)

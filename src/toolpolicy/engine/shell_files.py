@@ -14,12 +14,13 @@ from __future__ import annotations
 import functools
 import glob
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import MappingProxyType
 
 from ..compile.commands import CommandLine, split_command_line
 from ..compile.index import RuleIndex
 from ..compile.plain_subset import PlainLine
+from ..compile.redirect_scan import WrittenTarget
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
 from ..tools.definitions import builtin_definitions
@@ -36,6 +37,7 @@ __all__ = [
     "file_request",
     "files_ruled",
     "shell_support",
+    "written_accesses",
 ]
 
 SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
@@ -72,6 +74,7 @@ class ShellSupport(NamedTuple):
 
     split: Callable[[str], CommandLine]
     accesses: Callable[[PlainLine, str], Iterator[FileAccess]]
+    written: Callable[[Iterable[WrittenTarget], str], Iterator[FileAccess]]
     request: Callable[[FileAccess, ToolContext], PermissionRequest]
     real_path: Callable[[str], str]
     files_ruled: bool
@@ -80,7 +83,12 @@ class ShellSupport(NamedTuple):
 def shell_support(index: RuleIndex) -> ShellSupport:
     """The :class:`ShellSupport` of an engine deciding with ``index``."""
     return ShellSupport(
-        split_command_line, file_accesses, file_request, real_path, files_ruled(index)
+        split_command_line,
+        file_accesses,
+        written_accesses,
+        file_request,
+        real_path,
+        files_ruled(index),
     )
 
 
@@ -104,12 +112,30 @@ def file_accesses(plain: PlainLine, workspace: str = "") -> Iterator[FileAccess]
         only = path in listed
         yield FileAccess(Effect.READ, path, False, listed=only)
         if workspace and ("*" in path or "?" in path):
-            matches = glob.glob(os.path.expanduser(path), root_dir=workspace)
-            if len(matches) > MAX_GLOB_MATCHES:
-                yield FileAccess(Effect.READ, path, False, unchecked=True)
-                continue
-            for match in matches:
-                yield FileAccess(Effect.READ, match, False, listed=only)
+            yield from _expanded(Effect.READ, path, False, workspace, only)
+
+
+def written_accesses(targets: Iterable[WrittenTarget], workspace: str) -> Iterator[FileAccess]:
+    """The writes of a line that is not plain (``CommandLine.written``): each target as
+    written, and a glob target also as every file it matches in ``workspace`` now."""
+    for target in targets:
+        if target.path not in SINKS:
+            yield FileAccess(Effect.WRITE, target.path, True)
+        if target.glob is not None:
+            yield from _expanded(Effect.WRITE, target.glob, True, workspace, False)
+
+
+def _expanded(
+    effect: Effect, pattern: str, redirect: bool, workspace: str, listed: bool
+) -> Iterator[FileAccess]:
+    """The files ``pattern`` matches in ``workspace`` now, as bash will expand it; past
+    :data:`MAX_GLOB_MATCHES`, the pattern itself, unchecked."""
+    matches = glob.glob(os.path.expanduser(pattern), root_dir=workspace)
+    if len(matches) > MAX_GLOB_MATCHES:
+        yield FileAccess(effect, pattern, redirect, unchecked=True)
+        return
+    for match in matches:
+        yield FileAccess(effect, match, redirect, listed=listed)
 
 
 def file_request(access: FileAccess, context: ToolContext) -> PermissionRequest:

@@ -26,7 +26,7 @@ from ..compile.globs import GlobError, GlobPattern, compile_glob
 from ..core.decision import Decision
 from ..core.vocabulary import Behavior
 from ..engine.evaluate import FOLDER_SOURCE
-from ..engine.folder_walk import MAX_FOLDER_ENTRIES, FolderTooLarge, files_below
+from ..engine.folder_walk import MAX_FOLDER_ENTRIES, FolderTooLarge, files_below, git_closer
 from ..engine.selection import ToolPolicy
 from .adapter import AgentEvent, CatalogEntry, Kind
 from .decide import UNRESOLVABLE_READ, Verdict, evaluate_call, verdict
@@ -67,7 +67,8 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
     engine = policy.engine
     if own.decision.behavior >= Behavior.ASK or not engine.enforces_policy:
         return own
-    if not engine.policy.rule_index.rules_for("read_file").has_path_rules:
+    view = engine.policy.rule_index.rules_for("read_file")
+    if not view.has_path_rules:
         return own
     folder = scope if os.path.isabs(scope) else os.path.join(policy.workspace, scope)
     if not os.path.isdir(folder):
@@ -77,7 +78,11 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
     closed: list[tuple[str, Verdict]] = []
     selected = 0
     try:
-        for below, _ in files_below(folder):
+        relative = os.path.relpath(os.path.realpath(folder), policy.workspace)
+        inside = "" if relative == "." else relative
+        for below, _ in files_below(
+            folder, git_closer(view.path_rules(), inside, policy.workspace)
+        ):
             if not selects(below):
                 continue
             selected += 1
