@@ -46,7 +46,7 @@ def said(policy: ToolPolicy, line: str) -> tuple[str, str]:
 @pytest.mark.parametrize(
     "line",
     ["ls -la", "cat README.md | head -5", "tail -n 3 a.log", "wc -l src/x.py",
-     "grep -rn TODO src", "rg -i todo", "find . -name '*.py' -type f", "git status",
+     "grep -rn TODO src", "rg -i todo src", "find . -name '*.py' -type f", "git status",
      "git log --oneline -5 && git diff HEAD~1 -- src", "git show HEAD:README.md"],
 )  # fmt: skip
 def test_plain_read_only_commands_are_allowed(policy: ToolPolicy, line: str) -> None:
@@ -64,6 +64,9 @@ def test_plain_read_only_commands_are_allowed(policy: ToolPolicy, line: str) -> 
         ("wc --files0-from=.env", ("deny", "no-env")),
         ("head < .env", ("deny", "no-env")),
         ("grep -r x ~/.ssh", ("ask", "workspace-boundary")),
+        # no folder named: the working folder, which holds .env (rg may read hidden files)
+        ("rg -i todo", ("ask", "search-scope")),
+        ("grep -rn TODO", ("ask", "search-scope")),
         ("cat ~/.ssh/id_ed25519", ("deny", "no-keys")),
         ("cat ~/.ssh/*", ("deny", "no-keys")),
         ("head < ~/.ssh/config", ("deny", "no-keys")),

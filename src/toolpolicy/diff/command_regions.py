@@ -28,7 +28,9 @@ patterns is needed (it is exponential in the number of deny and ask patterns):
    beats. Lines of several commands intersect the allow sets of theirs.
 
 3. *Outside the plain subset* (a line ending in ``&``): no allow with commands covers it and
-   no file it names is decided; its deny and ask hits stay — joined as in 1.
+   of the files it names only those its redirections write are decided (the engine reads
+   them conservatively, :mod:`toolpolicy.compile.redirect_scan`); its deny and ask hits and
+   its written files' stay — joined as in 1.
 
 Each search is bounded; a bounded search that had to stop leaves its regions marked
 ``incomplete: ...`` (the verdict is then never equivalent). So are the regions when a
@@ -652,10 +654,12 @@ class _Search:
         self._hits(parts, note)
         self._allow_sets(parts, note)
         # A line outside the plain subset (``&`` at the end keeps its words): no allow with
-        # commands covers it and no file it names is decided; its deny and ask hits stay.
+        # commands covers it and of the files it names only those it writes are decided;
+        # its deny and ask hits stay.
         hidden: dict[_Pair, Command] = {}
         for (a, b), command in parts:
-            pair = (self._hidden(a, 0), self._hidden(b, 1))
+            writes = command.redirect == ">"
+            pair = (self._hidden(a, 0, writes), self._hidden(b, 1, writes))
             hidden.setdefault(pair, command._replace(background=True))
             note((hidden[pair],), pair[0].decider, pair[1].decider)
 
@@ -716,9 +720,19 @@ class _Search:
                     if keyed[j][0] > left_key:
                         note((keyed[j][4], command), a.decider, keyed[j][3].decider)
 
-    def _hidden(self, signature: SideSignature, side: int) -> SideSignature:
-        """The signature of the same command in a line outside the plain subset."""
-        return SideSignature(signature.deny, signature.ask, self.plain_allows[side])
+    def _hidden(self, signature: SideSignature, side: int, writes: bool) -> SideSignature:
+        """The signature of the same command in a line outside the plain subset: a file it
+        writes (``writes``: its redirection is a write) is still decided
+        (:mod:`toolpolicy.compile.redirect_scan`), a file it reads is not."""
+        if not writes:
+            return SideSignature(signature.deny, signature.ask, self.plain_allows[side])
+        return SideSignature(
+            signature.deny,
+            signature.ask,
+            self.plain_allows[side],
+            signature.redirect_deny,
+            signature.redirect_ask,
+        )
 
     def _allow_sets(self, parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
         """Lines that no deny or ask hits on one side at least: there the commands' allow
