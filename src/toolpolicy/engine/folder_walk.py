@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 
-from ..compile.globs import may_match_below
+from ..compile.globs import GlobPattern, may_match_below
 from ..compile.rules import CompiledRule
 from ..core.vocabulary import Behavior
 
@@ -26,19 +26,25 @@ class FolderTooLarge(Exception):
     """The folder holds more than :data:`MAX_FOLDER_ENTRIES` entries."""
 
 
-def git_closer(rules: Iterable[CompiledRule], folder: str, root: str) -> Callable[[str], bool]:
+def git_closer(
+    rules: Callable[[], Iterable[CompiledRule]], folder: str, root: str
+) -> Callable[[str], bool]:
     """For :func:`files_below` of ``folder`` (workspace-relative, ``""`` for the root of the
-    workspace ``root``): whether a deny or ask path rule among ``rules`` may close a file in
-    a ``.git`` folder below it (given its path relative to ``folder``)."""
-    closing = [
-        glob
-        for rule in rules
-        if rule.decision.behavior >= Behavior.ASK
-        for glob in rule.paths or ()
-    ]
+    workspace ``root``): whether a deny or ask path rule among ``rules()`` (read when the
+    walk first meets a ``.git`` folder) may close a file in a ``.git`` folder below it
+    (given its path relative to ``folder``)."""
+    closing: list[GlobPattern] | None = None
     home = os.path.expanduser("~")  # as the engine reads it for home rules
 
     def closes(below: str) -> bool:
+        nonlocal closing
+        if closing is None:
+            closing = [
+                glob
+                for rule in rules()
+                if rule.decision.behavior >= Behavior.ASK
+                for glob in rule.paths or ()
+            ]
         path = f"{folder}/{below}" if folder else below
         return any(may_match_below(g, path, f"{root}/{path}", home) for g in closing)
 

@@ -80,9 +80,7 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
     try:
         relative = os.path.relpath(os.path.realpath(folder), policy.workspace)
         inside = "" if relative == "." else relative
-        for below, _ in files_below(
-            folder, git_closer(view.path_rules(), inside, policy.workspace)
-        ):
+        for below, _ in files_below(folder, git_closer(view.path_rules, inside, policy.workspace)):
             if not selects(below):
                 continue
             selected += 1
