@@ -118,7 +118,7 @@ def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
     three characters below ``/``, the workspace ``root`` and ``home`` (and those folders
     themselves); every simple command of up to four words, and lines of two or three short
     ones joined by ``;``; redirections alone, and two files of a line (redirected or
-    arguments) in both orders."""
+    arguments) in both orders; and those lines outside the plain subset (``&``)."""
     yield "read_file", {"path": "."}
     for path in _relative_paths(_MAX_PATH_CHARS):
         yield "read_file", {"path": path}
@@ -152,6 +152,12 @@ def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
     for first, second in itertools.product(files, repeat=2):
         if "<" in first + second or ">" in first + second:
             yield "shell", {"command": f"c {first} ; c {second}"}
+    # Outside the plain subset, the files a line writes are still decided, its reads not.
+    for head, op, target in itertools.product(("a", "c"), "<>", _REDIRECT_TARGETS):
+        yield "shell", {"command": f"{head} {op} {target} &"}
+    for first, second in itertools.product(files, repeat=2):
+        if ">" in first + second:
+            yield "shell", {"command": f"c {first} ; c {second} &"}
 
 
 def _key(decision: Decision) -> tuple[str, str, str]:
