@@ -26,12 +26,8 @@ def globs(draw: st.DrawFn) -> str:
     text = "/".join(segments)
     if draw(st.booleans()):
         text += "/"
-    anchor = draw(st.sampled_from(["", "", "/", f"/{ROOT[1:]}/"]))
-    if anchor.startswith("/ws"):
-        text = "/" + anchor + text  # an absolute pattern: //ws/...
-    elif anchor:
-        text = "/" + text
-    return text
+    # none (any depth, or anchored by a slash), the workspace root, an absolute //ws/
+    return draw(st.sampled_from(["", "", "/", f"/{ROOT}/"])) + text
 
 
 @settings(max_examples=600, deadline=None)
@@ -69,3 +65,7 @@ def test_what_may_match_below_a_git_folder() -> None:
     assert not below("secrets/**")
     assert not below("src/**")
     assert not below("~/x/**")
+    # a folder outside the workspace: only absolute and home patterns can reach it
+    outside = "/elsewhere/.git"
+    assert not may_match_below(compile_glob("**", gitignore=True), None, outside, HOME)
+    assert may_match_below(compile_glob("//elsewhere/**", gitignore=True), None, outside, HOME)

@@ -165,10 +165,11 @@ def glob_regex(text: str, *, gitignore: bool) -> str:
     return regex
 
 
-def may_match_below(glob: GlobPattern, folder: str, absolute: str, home: str) -> bool:
+def may_match_below(glob: GlobPattern, folder: str | None, absolute: str, home: str) -> bool:
     """Whether ``glob`` may match a path below a folder: ``folder`` workspace-relative and
-    normalized (for a workspace pattern), ``absolute`` its absolute path (for an absolute
-    pattern; a home pattern reads it after ``home/``). True when the pattern matches the
+    normalized (for a workspace pattern; ``None``: the folder is outside the workspace),
+    ``absolute`` its absolute path (for an absolute pattern; a home pattern reads it after
+    ``home/``). True when the pattern matches the
     folder or one above it (in gitignore mode that covers all below) or reads all of the
     folder's segments with more of it left: conservative, a rest that can match nothing
     still counts."""
@@ -180,6 +181,8 @@ def may_match_below(glob: GlobPattern, folder: str, absolute: str, home: str) ->
         if home in ("", "/") or not absolute.startswith(home + "/"):
             return False
         path = absolute[len(home) + 1 :]
+    elif folder is None:
+        return False
     else:
         path = folder
     segments = glob_shape(glob.text, gitignore=glob.gitignore).segments

@@ -322,11 +322,10 @@ class RuleView(NamedTuple):
         """Every rule of the view that looks at paths, in declaration order."""
         found: dict[int, CompiledRule] = {}
         for bucket in (self.own, self.shared):
-            for table in (bucket.by_first, bucket.by_segment, bucket.by_extension):
+            tables = (bucket.by_first, bucket.by_segment, bucket.by_extension, bucket.by_outside)
+            for table in tables:
                 for rules in table.values():
                     found.update((rule.order, rule) for rule in rules)
-            for rules in bucket.by_outside.values():
-                found.update((rule.order, rule) for rule in rules)
             found.update((rule.order, rule) for rule in bucket.path_unkeyed)
         return tuple(found[order] for order in sorted(found))
 

@@ -659,7 +659,7 @@ class DecisionEngine:
 
         context = file.context._replace(cwd="")
         linked: list[tuple[str, str]] = []  # folders links lead to, walked after the rest
-        closer = git_closer(view.path_rules, resolved, root)
+        closer = git_closer(view.path_rules, resolved, folder)
         for below, link in files_below(folder, closer):
             path = f"{resolved}/{below}" if resolved else below
             target: str | None = path

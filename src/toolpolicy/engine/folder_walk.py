@@ -27,12 +27,12 @@ class FolderTooLarge(Exception):
 
 
 def git_closer(
-    rules: Callable[[], Iterable[CompiledRule]], folder: str, root: str
+    rules: Callable[[], Iterable[CompiledRule]], relative: str | None, folder: str
 ) -> Callable[[str], bool]:
-    """For :func:`files_below` of ``folder`` (workspace-relative, ``""`` for the root of the
-    workspace ``root``): whether a deny or ask path rule among ``rules()`` (read when the
-    walk first meets a ``.git`` folder) may close a file in a ``.git`` folder below it
-    (given its path relative to ``folder``)."""
+    """For :func:`files_below` of ``folder`` (absolute; ``relative``: workspace-relative,
+    ``""`` for the workspace root, ``None`` outside the workspace): whether a deny or ask
+    path rule among ``rules()`` (read when the walk first meets a ``.git`` folder) may close
+    a file in a ``.git`` folder below it (given its path relative to ``folder``)."""
     closing: list[GlobPattern] | None = None
     home = os.path.expanduser("~")  # as the engine reads it for home rules
 
@@ -45,8 +45,9 @@ def git_closer(
                 if rule.decision.behavior >= Behavior.ASK
                 for glob in rule.paths or ()
             ]
-        path = f"{folder}/{below}" if folder else below
-        return any(may_match_below(g, path, f"{root}/{path}", home) for g in closing)
+        path = below if not relative else f"{relative}/{below}"
+        inside = None if relative is None else path
+        return any(may_match_below(g, inside, f"{folder}/{below}", home) for g in closing)
 
     return closes
 

@@ -78,9 +78,9 @@ def decide_scope(event: AgentEvent, entry: CatalogEntry, policy: ToolPolicy) -> 
     closed: list[tuple[str, Verdict]] = []
     selected = 0
     try:
-        relative = os.path.relpath(os.path.realpath(folder), policy.workspace)
-        inside = "" if relative == "." else relative
-        for below, _ in files_below(folder, git_closer(view.path_rules, inside, policy.workspace)):
+        # ``scope`` is workspace-relative inside the workspace ("." its root), else absolute
+        inside = None if os.path.isabs(scope) else "" if scope == "." else scope.rstrip("/")
+        for below, _ in files_below(folder, git_closer(view.path_rules, inside, folder)):
             if not selects(below):
                 continue
             selected += 1
