@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..core.json_text import encoder
 from .compare import Change, DiffReport, Outcome, ProbeResult
 from .probes import Probe
 
@@ -27,6 +28,7 @@ RECORDED_ORIGIN = "recorded "
 MAX_CALL_CHARS = 100
 MAX_VALUE_CHARS = 48
 _HEADERS = ("CALL", "LEFT", "RIGHT", "CHANGE")
+_ENTRY_JSON = encoder(ensure_ascii=False)
 
 
 def call_text(probe: Probe, *, compact: bool = False) -> str:
@@ -107,8 +109,7 @@ def _entry_lines(rows: Sequence[ProbeResult]) -> str:
     many times faster than indented ones, and still diff line by line)."""
     if not rows:
         return "[]"
-    encode = json.JSONEncoder(ensure_ascii=False).encode
-    lines = [f"    {encode(_entry(result))}" for result in rows]
+    lines = [f"    {_ENTRY_JSON(_entry(result))}" for result in rows]
     return "[\n" + ",\n".join(lines) + "\n  ]"
 
 

@@ -13,15 +13,15 @@ import functools
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator, validators  # type: ignore[import-untyped]
-from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import Problem
 from . import codes
 from .resources import data_dir
 from .yamltree import ParsedTree, escape_pointer, read_as
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
 
 __all__ = ["load_schema", "schema_path", "schema_problems"]
 
@@ -49,15 +49,14 @@ def _is_integer(_checker: object, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
-
-
 @functools.cache
 def _validator() -> Any:
-    return _Validator(_schema())
+    """The schema's validator, built on the first refusal to explain: ``jsonschema`` (a
+    tenth of a second to import) loads only then, never for a document the models accept."""
+    from jsonschema import Draft202012Validator, validators  # type: ignore[import-untyped]
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
+    return validators.extend(Draft202012Validator, type_checker=checker)(_schema())
 
 
 def schema_problems(tree: ParsedTree, path: str, skip: Iterable[str] = ()) -> list[Problem]:
