@@ -54,3 +54,36 @@ def test_the_package_version_is_the_project_version() -> None:
 
     project = Path(__file__).resolve().parents[1] / "pyproject.toml"
     assert tomllib.loads(project.read_text())["project"]["version"] == toolpolicy.__version__
+
+
+def test_loading_a_valid_policy_does_not_load_the_schema_validator(tmp_path: object) -> None:
+    """jsonschema only explains a refused document: an accepted one never imports it (a
+    tenth of a second of every ``lint``, ``check`` and cold hook start), a refused one
+    still gets its positioned schema messages."""
+    code = (
+        "import sys, toolpolicy\n"
+        "from toolpolicy.language.document import check_bytes_partial\n"
+        "toolpolicy.load('P03', policies=[sys.argv[1]], workspace=sys.argv[2])\n"
+        "print('jsonschema' in sys.modules)\n"
+        "_, problems = check_bytes_partial(b'apiVersion: toolpolicy/v1\\nkind: Policy\\n"
+        "name: x\\nrules: 7\\n', 'bad.yaml')\n"
+        "print('jsonschema' in sys.modules, [(p.line, p.code) for p in problems])\n"
+    )
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    policy = folder / "ok.yaml"
+    policy.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: ok\nrules:\n"
+        "  - {name: r, behavior: deny, reason: closed, match: {paths: [secret]}}\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(policy), str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    accepted, refused = done.stdout.splitlines()
+    assert accepted == "False"
+    assert refused == "True [(4, 'schema')]"
