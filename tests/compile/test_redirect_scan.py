@@ -1,17 +1,20 @@
-"""The written files of a line outside the plain subset (``compile/redirect_scan.py``).
+"""The written files a line's plain reading does not show (``compile/redirect_scan.py``).
 
-The kind of miss: a line the plain subset refuses (an expansion anywhere, a ``&``, a bracket
-glob) kept its literal redirections out of every check, so the protected set and the
-workspace boundary never saw them, and the agents that honour only a deny ran the line.
-The properties: whatever real bash writes through a redirection whose word it does not
-assemble at run time is among what the scan reports (as written, or as a glob that matches
-it), and the engine denies every such line that writes into ``.git``.
+The kind of miss: a literal redirection kept out of every check, so the protected set and the
+workspace boundary never saw it, and the agents that honour only a deny ran the line — in a
+line the plain subset refuses (an expansion anywhere, a ``&``, a bracket glob), and in a
+plain line's words that a program runs as shell code (``bash -c 'echo x > .git/config'``,
+however the outer line quotes it). The properties: whatever real bash writes through a
+redirection whose word it does not assemble at run time is among what the scan reports (as
+written, or as a glob that matches it), and the engine denies every such line that writes
+into ``.git``.
 """
 
 from __future__ import annotations
 
 import glob
 import os
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,6 +24,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from toolpolicy import Behavior, load
+from toolpolicy.compile.commands import split_command_line
+from toolpolicy.compile.plain_subset import PlainLine, recognise_plain
 from toolpolicy.compile.redirect_scan import WrittenTarget, scan_written
 
 BASH = shutil.which("bash")
@@ -56,6 +61,29 @@ def redirected_lines(draw: st.DrawFn) -> tuple[str, str]:
     operator = draw(OPERATORS)
     blank = draw(st.sampled_from(["", " ", "\t"]))
     return f"echo x {operator}{blank}{word}{draw(TAILS)}", name
+
+
+RUNNERS = st.sampled_from(["bash -c", "env bash -c", "timeout 9 bash -c", "nice bash -c"])
+
+
+def _escaped(code: str) -> str:
+    """``code`` as one word with a backslash before every character that is not a letter or
+    a digit (a newline goes in single quotes: a backslash before it continues the line)."""
+    return "".join("'\n'" if c == "\n" else c if c.isalnum() else "\\" + c for c in code)
+
+
+def _double_quoted(code: str) -> str:
+    return '"' + "".join("\\" + c if c in '"\\$`' else c for c in code) + '"'
+
+
+QUOTINGS = st.sampled_from([shlex.quote, _escaped, _double_quoted])
+
+
+@st.composite
+def plain_code_lines(draw: st.DrawFn) -> str:
+    """A plain line that runs, as the code in one of its words, a line writing a file."""
+    code, _ = draw(redirected_lines())
+    return f"{draw(RUNNERS)} {draw(QUOTINGS)(code)}"
 
 
 def test_literal_redirections_are_read_as_bash_reads_them_and_naively() -> None:
@@ -104,6 +132,61 @@ def test_every_file_bash_writes_is_scanned(tmp_path: Path, case: tuple[str, str]
     assert written <= scanned, (line, done.stderr)
 
 
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+)
+@given(line=plain_code_lines())
+@example(line="bash -c 'echo x > $'\"'\"'.g\\x69t'\"'\"'/config'")
+@example(line="bash -c echo\\ x\\ \\>\\ .git/config")
+def test_every_file_the_code_in_a_plain_line_writes_is_scanned(tmp_path: Path, line: str) -> None:
+    plain = recognise_plain(line)
+    if not isinstance(plain, PlainLine):  # some quotings of some code are not plain
+        return
+    folder = tmp_path / "run"
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / ".git").mkdir(parents=True)
+    (folder / ".git" / "config").write_text("")
+    before = _contents(folder)
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [BASH, "-c", line + "\nwait"], cwd=folder, env=env, capture_output=True, timeout=10
+    )
+    written = {name for name, content in _contents(folder).items() if before.get(name) != content}
+    scanned = _expanded(split_command_line(line).written, folder)
+    assert written <= scanned, (line, done.stderr)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    spelled=st.sampled_from(SPELLED_GIT),
+    runner=RUNNERS,
+    quoting=QUOTINGS,
+    operator=st.sampled_from([">", ">>", ">|", "&>", "2>"]),
+)
+def test_code_in_a_plain_line_never_writes_into_git(
+    git_workspace: Path, spelled: str, runner: str, quoting: object, operator: str
+) -> None:
+    line = f"{runner} {quoting(f'echo x {operator} {spelled}')}"  # type: ignore[operator]
+    assert isinstance(recognise_plain(line), PlainLine), line
+    decided = load("P03", workspace=git_workspace).check("shell", {"command": line})
+    assert decided.behavior is Behavior.DENY, line
+    assert decided.reason == "Writing inside .git is forbidden"
+
+
+def test_a_quoted_arrow_is_read_as_code_on_the_safe_side(git_workspace: Path) -> None:
+    """The price of the scan: a quoted ``>`` that is only text still has its word decided as
+    a write, so a commit message pointing outside is refused; inside the workspace it is not."""
+    policy = load("P03", workspace=git_workspace)
+    refused = policy.check("shell", {"command": "git commit -m 'moved -> ~/.config'"})
+    assert refused.behavior is Behavior.DENY
+    assert refused.reason == "Writing outside the workspace is forbidden"
+    inside = policy.check("shell", {"command": "git commit -m 'rename a -> b'"})
+    assert (inside.behavior, inside.reason) == (Behavior.ASK, "Shell execution requires approval")
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     spelled=st.sampled_from(SPELLED_GIT),
@@ -149,8 +232,12 @@ def _contents(folder: Path) -> dict[str, bytes]:
 
 def _scanned(line: str, folder: Path) -> set[str]:
     """What the scan names, each glob expanded in ``folder`` as the engine does."""
+    return _expanded(scan_written(line), folder)
+
+
+def _expanded(targets: tuple[WrittenTarget, ...], folder: Path) -> set[str]:
     out: set[str] = set()
-    for target in scan_written(line):
+    for target in targets:
         out.add(os.path.normpath(target.path))
         if target.glob is not None:
             out.update(os.path.normpath(m) for m in glob.glob(target.glob, root_dir=folder))

@@ -51,8 +51,10 @@ class CommandLine(NamedTuple):
     ``index_programs`` and ``index_words`` are what the rule index looks command rules up by
     (:meth:`~toolpolicy.compile.index.ToolBucket.candidates`): every word's program name and
     every plain command's, every word of the runs and of the plain commands. ``written``:
-    when the line is not plain, the files its literal redirections may write
-    (:mod:`toolpolicy.compile.redirect_scan`), which the boundary decides all the same.
+    the files the line's literal redirections may write beyond a plain reading's own
+    (:mod:`toolpolicy.compile.redirect_scan`): every ``>`` of a line that is not plain, and
+    of a plain line those inside its words, which a program may run as shell code. The
+    boundary decides them all the same.
     """
 
     plain: PlainLine | None
@@ -114,4 +116,20 @@ def _read_cached(line: str) -> CommandLine:
     for command in found.commands:
         programs.add(program_key(command.words[0]))
         words.update(command.words)
-    return CommandLine(found, None, runs, where, frozenset(programs), frozenset(words))
+    written = _code_writes(found) if ">" in line else ()
+    return CommandLine(found, None, runs, where, frozenset(programs), frozenset(words), written)
+
+
+def _code_writes(line: PlainLine) -> tuple[WrittenTarget, ...]:
+    """The files the words of a plain line write if a program runs them as shell code.
+
+    An unquoted ``>`` of a plain line is an operator, read exactly; a word holding one had it
+    quoted or escaped, and a program may run the word (``sh -c 'echo x > .git/config'``,
+    ``python -c "os.system('... > f')"``): it is scanned as a line of its own, so no quoting
+    of the outer line can hide a target from the boundary."""
+    found: dict[WrittenTarget, None] = {}
+    for command in line.commands:
+        for word in command.words:
+            if ">" in word:
+                found.update(dict.fromkeys(scan_written(word)))
+    return tuple(found)

@@ -1,8 +1,10 @@
-"""The files a line outside the plain subset writes, read conservatively, for the boundary.
+"""The files a line writes beyond what a plain reading shows, read conservatively.
 
 A plain line's redirections are read exactly (:mod:`toolpolicy.compile.plain_subset`) and
-every file they write is decided. A line outside the plain subset has no such reading, yet
-bash still writes where its literal redirections point: ``echo x > .git/config $X`` (an
+every file they write is decided; a word of it holding a ``>`` is code a program may run
+(``sh -c 'echo x > .git/config'``), scanned here as a line of its own
+(``compile.commands``). A line outside the plain subset has no such reading, yet bash
+still writes where its literal redirections point: ``echo x > .git/config $X`` (an
 unset ``$X`` is nothing), ``echo x > .git/config; : $(true)``, ``echo x > .gi[t' ']/config``
 (a glob bash expands to ``.git/config``). An agent that honours only denies runs whatever is
 not denied, so the protected set and the workspace boundary must see those files too.
@@ -13,11 +15,12 @@ a descriptor (``>&2``, ``2>&-``) or starts a process substitution (``>(...)``); 
 opens its file for writing too. The word after it is read as bash reads a word: quotes
 removed, backslash escapes and ``$'...'`` decoded, up to an unquoted blank or operator.
 A word bash assembles at run time (``$X``, ``$(...)``, a backquote) is not known here and is
-left out (the line is not plain, so no allow covers it); a word with an unquoted ``*``,
+left out (no allow covers a line that is not plain; an allow of a program that runs code
+covers what the code does, as ``lint``'s ``allow-runs-code`` warns); a word with an unquoted ``*``,
 ``?`` or ``[`` is a glob too, which the engine expands as bash will.
 
-The price is false hits (``echo "a > b"`` is a write of ``b``), which only a line that is
-not plain pays, and only where a write there is refused.
+The price is false hits (``echo "a > b"`` is a write of ``b``), paid only where a write
+there is refused.
 """
 
 from __future__ import annotations
@@ -56,9 +59,11 @@ def scan_written(line: str) -> tuple[WrittenTarget, ...]:
 def _targets(line: str, at: int) -> tuple[WrittenTarget, ...]:
     """The word the redirection whose ``>`` stands at ``at`` writes, read as bash reads a
     word and read naively (every quote and backslash dropped, up to a blank or operator as
-    written): the ``>`` may stand inside a quoted string whose closing quote follows the
-    word (``sh -c 'echo x > .git/config'``); and bash's reading with its quote characters
-    dropped once more, as bash does for a ``>&`` word (``>&"d\\"e"`` writes ``de``)."""
+    written, and up to one left once they are dropped): the ``>`` may stand inside a quoted
+    string whose closing quote follows the word (``sh -c 'echo x > .git/config'``) or be
+    escaped with the blanks around it (``sh -c echo\\ x\\ \\>\\ .git/config``); and bash's
+    reading with its quote characters dropped once more, as bash does for a ``>&`` word
+    (``>&"d\\"e"`` writes ``de``)."""
     pos = at + 1
     moves = False
     if line.startswith((">", "|"), pos):  # ">>", ">|"
@@ -68,21 +73,31 @@ def _targets(line: str, at: int) -> tuple[WrittenTarget, ...]:
         moves = True
     elif line.startswith("(", pos):
         return ()  # a process substitution, no file
+    # Quote characters dropped before the blanks are skipped and the word is cut: an escaped
+    # blank or operator was one when a shell ran the quoted text (``sh -c echo\ x\ \>\ f``).
+    unquoted = _naive(line[pos:].translate(_UNQUOTED))
     while pos < len(line) and line[pos] in " \t":
         pos += 1
-    end = pos
-    while end < len(line) and line[end] not in _END:
-        end += 1
-    raw = line[pos:end]
-    naive = "" if "$" in raw or "`" in raw else raw.translate(_UNQUOTED)
+    naive = _naive(line[pos:]).translate(_UNQUOTED)
     word = _Word(line, pos).read()
     again = None if word is None else word.path.translate(_UNQUOTED)
-    readings = (word, _reading(again), _reading(naive))
+    readings = (word, _reading(again), _reading(naive), _reading(unquoted))
     return tuple(
         found
         for found in dict.fromkeys(readings)
         if found is not None and not (moves and (found.path == "-" or found.path.isdecimal()))
     )
+
+
+def _naive(text: str) -> str:
+    """The first word of ``text`` as written: blanks skipped, up to a blank or operator;
+    empty when it expands something (``$``, a backquote)."""
+    text = text.lstrip(" \t")
+    end = 0
+    while end < len(text) and text[end] not in _END:
+        end += 1
+    word = text[:end]
+    return "" if "$" in word or "`" in word else word
 
 
 def _reading(text: str | None) -> WrittenTarget | None:

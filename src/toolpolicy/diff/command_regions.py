@@ -535,10 +535,13 @@ class _Search:
         return found[0] != found[1] and self.allowing[found.index(False)]
 
     def _path_word(self, path: str) -> str | None:
-        """``path`` as a plain argument word the rules read as that path and no command
-        rule tells from a neutral word (``None``, and the regions are limited, if none)."""
+        """``path`` as a plain argument word the rules read as that path alone (no ``>``:
+        such a word is scanned as code too) and no command rule tells from a neutral word
+        (``None``, and the regions are limited, if none)."""
         word = "./" + path if path.startswith("-") else path
         for spelled in (word, word.rstrip("/") + "/."):
+            if ">" in spelled:  # a word holding '>' is also read as code that writes
+                continue
             line = recognise_plain(quoted((self.neutral, spelled)))
             if not isinstance(line, PlainLine) or line.arguments != (spelled,):
                 continue

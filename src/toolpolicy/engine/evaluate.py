@@ -308,12 +308,12 @@ class DecisionEngine:
         command = evaluation.command
         if command is None:
             return True
+        if command.written:
+            return False  # its written files were decided on disk
         plain = command.plain
-        if plain is None:
-            return not command.written  # its written files were decided on disk
         # A line that names files had them decided on disk: a read is resolved through its
         # symlinks, a glob is expanded, ``~`` and home rules read $HOME.
-        return not (plain.arguments or plain.redirects)
+        return plain is None or not (plain.arguments or plain.redirects)
 
     def _evaluate(
         self,
@@ -544,20 +544,18 @@ class DecisionEngine:
         """The files a line touches, decided as the file accesses they are: the boundary
         (writes), reads outside the workspace (ask), and the deny and ask path rules of
         ``write_file``/``read_file``. Each with its rule's label. A plain line's
-        redirections and path arguments; a line that is not plain, the files its literal
-        redirections write (``CommandLine.written``)."""
+        redirections and path arguments, then the files the literal redirections of the
+        line write beyond those (``CommandLine.written``)."""
         found: list[tuple[Candidate, str | None]] = []
         plain = command.plain
-        if plain is not None and not (plain.redirects or plain.arguments):
+        if plain is not None and not (plain.redirects or plain.arguments or command.written):
             return found
         support = self._shell or self._bind_shell()
         context = shell.context
         folder = os.path.join(context.workspace, context.cwd)
-        accesses = (
-            support.accesses(plain, folder)
-            if plain is not None
-            else support.written(command.written, folder)
-        )
+        accesses = [*support.written(command.written, folder)] if command.written else []
+        if plain is not None:  # its own files first: they decide before the scanned ones
+            accesses[:0] = support.accesses(plain, folder)
         # Globs expand in the folder the line runs in; a memo serves the workspace root only.
         memo = None if context.cwd else self._accesses
         for access in accesses:
