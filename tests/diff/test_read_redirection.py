@@ -62,19 +62,24 @@ def test_a_redirection_is_signed_as_the_engine_decides_it(
                     assert derived == _engine(search, command), command.text
 
 
-def test_the_engine_is_not_asked_again_for_a_plain_read_redirection(tmp_path: Path) -> None:
-    """``w < secret`` under a read rule: no engine call beyond ``w`` and ``w secret``; with a
-    wildcard program (``* -x`` could read more than ``w``), the engine decides it."""
+def test_a_read_redirection_after_a_prefix_is_put_together_from_its_parts(
+    tmp_path: Path,
+) -> None:
+    """``x < secret`` under a read rule: no engine call beyond ``x`` and ``w < secret`` (which
+    the engine decides: ``w secret`` is also a possible write of ``w``'s, so the argument no
+    longer stands for the read redirection); with a wildcard program (``* -x`` could read
+    more than ``x``), the engine decides it."""
     deny: dict[str, object] = {"behavior": "deny", "tools": ["read_file"], "paths": ["secret"]}
     ask: dict[str, object] = {"behavior": "ask", "tools": ["shell"], "commands": ["x"]}
     asked: list[str] = []
     for root, extra, expected in (
         ("plain", ask, []),
-        ("wild", {**ask, "commands": ["* -x"]}, ["w < secret"] * 2),
+        ("wild", {**ask, "commands": ["* -x"]}, ["x < secret"] * 2),
     ):
         (tmp_path / root).mkdir()
         search, _ = _search(tmp_path / root, [deny, extra], [extra])
-        search.file_word("secret")
+        alone = search.redirection((search.neutral,), "<", "secret")
+        search.decide(Command(("x",)))
         for side in search.sides:
             signature = side.signature
 
@@ -87,7 +92,8 @@ def test_the_engine_is_not_asked_again_for_a_plain_read_redirection(tmp_path: Pa
                 return signature(command, text)
 
             side.signature = counted  # type: ignore[method-assign]
-        pair = search.redirection((search.neutral,), "<", "secret")
+        pair = search.redirection(("x",), "<", "secret")
         assert asked == expected
-        assert pair[0].redirect_deny is not None and pair[1].redirect_deny is None
+        assert alone[0].redirect_deny is not None and alone[1].redirect_deny is None
+        assert pair[0].redirect_deny == alone[0].redirect_deny and pair[1].redirect_deny is None
         asked.clear()

@@ -38,8 +38,9 @@ def test_the_policy_file_in_use_stays_read_only_for_an_approved_shell_call(ws: W
         registry=builtin_registry().snapshot(),
     )
     tamper = gate.handle(
-        # Not plain (a parameter expansion), so no rule sees the target: the sandbox must hold.
-        ToolCall("c1", "shell", {"command": "f=team.yaml; echo '- oops' >> \"$f\""}),
+        # Not plain (a parameter expansion), and the target's name is never written whole, so
+        # no rule and no protected-set check sees it: the sandbox must hold.
+        ToolCall("c1", "shell", {"command": "f=team; echo '- oops' >> \"$f.yaml\""}),
         ToolContext(str(ws.root), "c1"),
     )
     work = gate.handle(

@@ -32,7 +32,7 @@ from toolpolicy.compile.plain_subset import (
     _Refused,
     recognise_plain,
 )
-from toolpolicy.compile.redirect_scan import scan_written
+from toolpolicy.compile.redirect_scan import WrittenTarget, scan_written
 from toolpolicy.engine.evaluate import DecisionEngine, _inside
 from toolpolicy.engine.real_path import real_path
 from toolpolicy.engine.selection import ToolPolicy
@@ -41,6 +41,7 @@ from toolpolicy.engine.shell_files import (
     file_accesses,
     file_request,
     files_ruled,
+    named_writes,
     written_accesses,
 )
 from toolpolicy.tools.workspace import WorkspaceBoundary
@@ -70,13 +71,27 @@ def _reference_split(line: str) -> CommandLine:
     words = {w for run in runs for w in run}
     if isinstance(found, NotPlain):
         written = scan_written(line) if ">" in line else ()
-        return CommandLine(None, found, runs, where, frozenset(programs), frozenset(words), written)
+        named = tuple(dict.fromkeys(w for run in runs for w in run))
+        return CommandLine(
+            None, found, runs, where, frozenset(programs), frozenset(words), written, named
+        )
     assert not isinstance(found, str)
+    code: dict[WrittenTarget, None] = {}
     for command in found.commands:  # type: ignore[attr-defined]
         if command.words:
             programs.add(program_key(command.words[0]))
             words.update(command.words)
-    return CommandLine(found, None, runs, where, frozenset(programs), frozenset(words))  # type: ignore[arg-type]
+        for word in command.words:
+            code.update(dict.fromkeys(scan_written(word) if ">" in word else ()))
+    return CommandLine(
+        found,  # type: ignore[arg-type]
+        None,
+        runs,
+        where,
+        frozenset(programs),
+        frozenset(words),
+        tuple(code),
+    )
 
 
 class _ReferenceEngine(DecisionEngine):
@@ -105,6 +120,7 @@ def _reference_engine(engine: DecisionEngine) -> DecisionEngine:
         _reference_split,
         file_accesses,
         written_accesses,
+        named_writes,
         file_request,
         _unused_real_path,
         files_ruled(engine.policy.rule_index),

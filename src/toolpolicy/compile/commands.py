@@ -54,7 +54,9 @@ class CommandLine(NamedTuple):
     the files the line's literal redirections may write beyond a plain reading's own
     (:mod:`toolpolicy.compile.redirect_scan`): every ``>`` of a line that is not plain, and
     of a plain line those inside its words, which a program may run as shell code. The
-    boundary decides them all the same.
+    boundary decides them all the same. ``maybe_written``: when the line is not plain, every
+    word of its runs, as what a program may write through its arguments (a plain line has
+    ``PlainLine.maybe_written``); the protected set and the write rules decide them.
     """
 
     plain: PlainLine | None
@@ -64,6 +66,7 @@ class CommandLine(NamedTuple):
     index_programs: frozenset[str] = frozenset()
     index_words: frozenset[str] = frozenset()
     written: tuple[WrittenTarget, ...] = ()
+    maybe_written: tuple[str, ...] = ()
 
     @property
     def programs(self) -> frozenset[str]:
@@ -112,12 +115,23 @@ def _read_cached(line: str) -> CommandLine:
     programs = set(positions)
     if isinstance(found, NotPlain):
         written = scan_written(line) if ">" in line else ()
-        return CommandLine(None, found, runs, where, frozenset(programs), frozenset(words), written)
+        named = tuple(dict.fromkeys(word for run in runs for word in run))
+        return CommandLine(
+            None, found, runs, where, frozenset(programs), frozenset(words), written, named
+        )
     for command in found.commands:
         programs.add(program_key(command.words[0]))
         words.update(command.words)
     written = _code_writes(found) if ">" in line else ()
-    return CommandLine(found, None, runs, where, frozenset(programs), frozenset(words), written)
+    return CommandLine(
+        found,
+        None,
+        runs,
+        where,
+        frozenset(programs),
+        frozenset(words),
+        written,
+    )
 
 
 def _code_writes(line: PlainLine) -> tuple[WrittenTarget, ...]:

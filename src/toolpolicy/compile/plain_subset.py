@@ -23,11 +23,18 @@ Most lines an agent runs are bare words, operators and redirections between blan
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
-from .program_table import RESERVED_WORDS, builtin_refusal, lists_only, reads_working_folder
+from .command_scan import scan_runs
+from .program_table import (
+    RESERVED_WORDS,
+    builtin_refusal,
+    lists_only,
+    reads_only,
+    reads_working_folder,
+)
 
 __all__ = [
     "MAX_PLAIN_LINE_LENGTH",
@@ -117,13 +124,19 @@ class PlainLine(NamedTuple):
     :func:`~toolpolicy.compile.program_table.reads_working_folder`; ``leaving``: those
     of them that leave the workspace as written — absolute, ``~``, or with a ``..``
     segment; ``listed``: those that only commands which list folders name, see
-    :func:`~toolpolicy.compile.program_table.lists_only`)."""
+    :func:`~toolpolicy.compile.program_table.lists_only`; ``maybe_written``: the words of
+    the commands that may write what they name, see
+    :func:`~toolpolicy.compile.program_table.reads_only` — each path argument, each
+    argument joined below another as a folder (``cp a/settings.json .claude`` writes
+    ``.claude/settings.json``), and each word of an argument that holds a blank, read as
+    a line's words are (``sh -c 'cp x .git/config'``))."""
 
     commands: tuple[PlainCommand, ...]
     redirects: tuple[Redirect, ...]
     arguments: tuple[str, ...] = ()
     leaving: tuple[str, ...] = ()
     listed: tuple[str, ...] = ()
+    maybe_written: tuple[str, ...] = ()
 
 
 class _Word(NamedTuple):
@@ -250,7 +263,9 @@ class _Recogniser:
                 arguments = (*arguments, WORKING_FOLDER)
         leaving = tuple(path for path in arguments if _leaves(path))
         listed = tuple(path for path in arguments if path not in read)
-        return PlainLine(tuple(self.commands), tuple(self.redirects), arguments, leaving, listed)
+        written = _maybe_written(c for c in self.commands if not reads_only(c.words))
+        commands, redirects = tuple(self.commands), tuple(self.redirects)
+        return PlainLine(commands, redirects, arguments, leaving, listed, written)
 
     def skip_blanks(self) -> None:
         if blanks := _BLANKS.match(self.text, self.pos):
@@ -422,6 +437,38 @@ class _Recogniser:
             if (ord(char) < 0x20 and char not in "\t\n") or ord(char) == 0x7F:
                 raise _Refused("a control character", position + offset)
         return value
+
+
+_MAX_JOINED = 16  # operands of one command joined pairwise, at most
+
+
+def _maybe_written(writers: Iterable[PlainCommand]) -> tuple[str, ...]:
+    """What the commands ``writers`` (none of which only reads) may write, see
+    ``PlainLine.maybe_written``: every path argument; every operand (a word that is no
+    option) below every other, as ``cp``, ``mv``, ``ln`` and ``install`` write into a
+    folder; every word of an argument with a blank in it (code a program may run)."""
+    found: dict[str, None] = {}
+    for command in writers:
+        found.update(dict.fromkeys(_paths((command,))))
+        _join_operands(command.words[1:], found)
+        for word in command.words[1:]:
+            if " " in word or "\t" in word or "\n" in word:
+                for run in scan_runs(word):
+                    found.update(dict.fromkeys(run))
+                    _join_operands(run, found)
+    return tuple(found)
+
+
+def _join_operands(words: Sequence[str], found: dict[str, None]) -> None:
+    """Add to ``found`` each operand of ``words`` (a word that is no option) below each
+    other one, as a program that writes into a folder names its file."""
+    operands = [w for w in words if not w.startswith("-") and "=" not in w]
+    joined = list(dict.fromkeys(operands))[:_MAX_JOINED]
+    for folder in joined:
+        for other in joined:
+            name = other.rstrip("/").rpartition("/")[2]
+            if other != folder and name not in ("", ".", ".."):
+                found[f"{folder.rstrip('/')}/{name}"] = None
 
 
 def _paths(commands: Iterable[PlainCommand]) -> Iterator[str]:

@@ -1,13 +1,14 @@
 """What programs do with their arguments, in one table.
 
-Four questions are asked of a program name: does the shell itself treat it specially when
+Five questions are asked of a program name: does the shell itself treat it specially when
 it is the first word of a command (a reserved word, or a builtin that runs or defines code or
 changes the shell's state — then the plain subset refuses the line, see
 :mod:`toolpolicy.compile.plain_subset`); does it run other code given in its arguments (then
-an allow naming it lets anything run; ``lint`` warns with ``allow-runs-code``); and does it
+an allow naming it lets anything run; ``lint`` warns with ``allow-runs-code``); does it
 only list the folders it is given, never reading their files (``lists_only``: a folder
-another program names may be read whole); and does it read the folder it runs in, whole,
-when given no folder (``reads_working_folder``).
+another program names may be read whole); does it read the folder it runs in, whole,
+when given no folder (``reads_working_folder``); and does it only read the files it names
+(``reads_only``: any other program may write, move or remove them).
 
 A deny needs neither table: it finds its program anywhere in the line
 (:mod:`toolpolicy.compile.command_scan`), whatever wraps it.
@@ -24,6 +25,7 @@ __all__ = [
     "SHELL_BUILTINS",
     "builtin_refusal",
     "lists_only",
+    "reads_only",
     "reads_working_folder",
     "runs_code",
 ]
@@ -127,6 +129,8 @@ def runs_code(words: tuple[str, ...]) -> str | None:
 
 
 _LISTERS = frozenset({"ls", "dir", "vdir", "du", "tree", "stat"})
+_RECURSIVE_SEARCHERS = frozenset({"rg", "ag", "ack", "ack-grep", "pt", "rgrep"})
+_GREPS = frozenset({"grep", "egrep", "fgrep", "ugrep", "bsdgrep", "zgrep"})
 _FIND_READS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
@@ -138,6 +142,42 @@ def lists_only(words: tuple[str, ...]) -> bool:
     if program == "find":
         return _FIND_READS.isdisjoint(words)
     return program in _LISTERS
+
+
+_READERS = frozenset(
+    {"cat", "tac", "head", "tail", "wc", "nl", "od", "hexdump", "strings", "ls", "dir", "vdir",
+     "du", "stat", "diff", "cmp", "comm", "md5sum", "sha1sum", "sha224sum", "sha256sum",
+     "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "readlink", "realpath", "basename",
+     "dirname", "echo", "true", "false", "test", "[", "pwd", "which", "cut", "paste", "join",
+     "column", "fold", "fmt", "expand", "unexpand", "rev", "jq", "base64", "base32",
+     *_GREPS, *_RECURSIVE_SEARCHERS}
+)  # fmt: skip
+"""Programs that write no file they are given (their output goes to standard output)."""
+_FIND_WRITES = frozenset(
+    {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}
+)
+_GIT_READS = frozenset(
+    {"status", "log", "diff", "show", "grep", "ls-files", "ls-tree", "blame", "rev-parse",
+     "cat-file", "describe", "shortlog"}
+)  # fmt: skip
+
+
+def reads_only(words: tuple[str, ...]) -> bool:
+    """Whether the command ``words`` only reads the files it names: a program of the
+    readers' table, ``find`` without an action that writes, deletes or runs, and ``git``
+    with a reading subcommand right after it and no ``--output``. Every other program may
+    write, move or remove what its arguments name (``cp x .git/config``, ``touch``,
+    ``dd of=``, ``sed -i``, ``sort -o``, ``tee``, ``git checkout -- f``)."""
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "find":
+        return _FIND_WRITES.isdisjoint(words)
+    if program == "git":
+        return (
+            len(words) > 1
+            and words[1] in _GIT_READS
+            and not any(w == "-o" or w.startswith("--output") for w in words)
+        )
+    return program in _READERS
 
 
 def builtin_refusal(words: tuple[str, ...]) -> str | None:
@@ -153,8 +193,6 @@ def builtin_refusal(words: tuple[str, ...]) -> str | None:
     return None
 
 
-_RECURSIVE_SEARCHERS = frozenset({"rg", "ag", "ack", "ack-grep", "pt", "rgrep"})
-_GREPS = frozenset({"grep", "egrep", "fgrep", "ugrep", "bsdgrep", "zgrep"})
 # What the searchers' options are, as far as telling a pattern from a file operand needs: an
 # option not listed here is taken to consume the next word (then fewer words are file
 # operands, and the working folder is taken as read: the safe side).

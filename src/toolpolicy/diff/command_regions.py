@@ -49,6 +49,7 @@ from typing import NamedTuple, TypeVar
 from ..compile.command_patterns import CommandPattern, program_key
 from ..compile.command_scan import scan_runs
 from ..compile.plain_subset import PlainLine, recognise_plain
+from ..compile.program_table import reads_only
 from ..compile.rules import CompiledRule
 from ..core.decision import Decision
 from ..core.vocabulary import Behavior, Effect
@@ -291,14 +292,6 @@ class _Search:
         self.keys |= {program_key(w) for w in self.words}
         self.neutral = next(neutral_words(self.words, self.keys))
         self.allows = [item for item in patterns.values() if item[1] is Behavior.ALLOW]
-        self.plain_allows = tuple(
-            frozenset(
-                r.order
-                for r in side
-                if r.decision.behavior is Behavior.ALLOW and r.commands is None and r.paths is None
-            )
-            for side in rules
-        )
         self.allowing = tuple(
             any(r.decision.behavior is Behavior.ALLOW and r.commands for r in side)
             for side in rules
@@ -343,15 +336,18 @@ class _Search:
         """Decide the ``commands`` not known yet; a large batch's right half by the hand
         (in the twin, at the same time as the left half here)."""
         todo = [c for c in dict.fromkeys(commands) if c not in self.cache]
-        if len(todo) < BATCH:
-            for command in todo:
-                self.decide(command)
-            return
-        batch = [(command, self.texts[command]) for command in todo]
+        for command, pair in zip(todo, self._signed(todo), strict=True):
+            self._keep(command, pair)
+
+    def _signed(self, commands: Sequence[Command]) -> list[_Pair]:
+        """Both sides' signatures of ``commands``; a large batch's right half by the hand."""
+        batch = [(command, self.texts[command]) for command in commands]
+        if len(batch) < BATCH:
+            left_side, right_side = self.sides
+            return [(left_side.signature(c, t), right_side.signature(c, t)) for c, t in batch]
         pending = self.hand.send(_signatures, (self.sides[1].tool, batch))
         left = [self.sides[0].signature(command, text) for command, text in batch]
-        for (command, _), a, b in zip(batch, left, pending.result(), strict=True):
-            self._keep(command, (a, b))
+        return list(zip(left, pending.result(), strict=True))
 
     def _keep(self, command: Command, pair: _Pair) -> None:
         """``command`` decided as ``pair``: a part, unless a shorter one decides alike."""
@@ -364,12 +360,11 @@ class _Search:
     def redirection(self, words: tuple[str, ...], operator: str, word: str) -> _Pair:
         """The signature of ``words OP word``, without an engine call where it follows from
         known ones: the command rules see ``words`` alone, and the file is decided as in
-        ``w OP word`` (a read as the argument of ``w word`` is), its candidates before
-        those of ``words``' own arguments. That holds when no command pattern reads a
-        piece of ``word``, none whose last plain word is ``*`` (the target could fill it)
-        can run here (a wildcard program, or one of ``words``), every line is plain and
-        ``word`` none of ``words``' arguments that leave the workspace, and (for ``w <
-        word``, conservatively) no boundary decision is involved."""
+        ``w OP word`` (which the engine decides), its candidates before those of
+        ``words``' own arguments. That holds when no command pattern reads a piece of
+        ``word``, none whose last plain word is ``*`` (the target could fill it) can run
+        here (a wildcard program, or one of ``words``), every line is plain and ``word``
+        none of ``words``' arguments that leave the workspace."""
         command = Command(words, operator, word)
         pair = self.cache.get(command)
         if pair is None and not self._derived(command):
@@ -380,17 +375,13 @@ class _Search:
         """Whether ``command``'s signature follows from known ones (see :meth:`redirection`);
         if so, it is kept."""
         words, operator, word = command.words, command.redirect, command.target
-        alone = words == (self.neutral,)
-        if alone and operator == ">":
+        if words == (self.neutral,):
+            # ``w > PATH`` and ``w < PATH`` are decided by the engine: the argument of ``w PATH``
+            # is also a possible write of ``w``'s, a read redirection's target is not
             return False
-        if alone:
-            fields = [(s.argument_deny, s.argument_ask) for s in self.file_word(word)]
-            if any(not isinstance(f, int) for side in fields for f in side if f is not None):
-                return False
-        else:
-            fields = [(s.redirect_deny, s.redirect_ask) for s in self.redirection(
-                (self.neutral,), operator, word
-            )]  # fmt: skip
+        fields = [(s.redirect_deny, s.redirect_ask) for s in self.redirection(
+            (self.neutral,), operator, word
+        )]  # fmt: skip
         if not self._plain_redirection(command):
             return False
         left, right = (
@@ -458,6 +449,12 @@ class _Search:
                 self._limit(f"the options of '{pattern.text}' were not all spelled")
             occurring += (Command(words) for words in witnesses)
         self.prefetch(occurring)
+        options = {word for command in occurring for word in command.words if is_option(word)}
+        for option in sorted(options):
+            # a cluster's tail is read as a path glued to it (``-aa`` names ``a``)
+            pair = self.decide(Command((self.neutral, option)))
+            if any(s.argument_deny is not None or s.argument_ask is not None for s in pair):
+                self._limit(f"the option spelling '{option}' names a file a rule decides")
         tracked: list[str] = []
         redirected: list[tuple[str, str]] = []
         spelled = [
@@ -492,6 +489,9 @@ class _Search:
             for choice in allow.alternatives[1:]:
                 if any(any(self.hits_files(w)) for w in choice):
                     self._limit(f"a word of the allow pattern '{allow.text}' is a file")
+            if spelled and any(reads_only((program,)) for program in allow.alternatives[0]):
+                # its arguments are reads only, while a neutral program's are possible writes
+                self._limit(f"the allow pattern '{allow.text}' names a program that only reads")
         # Each line the allow words reach with a redirection one side only decides. A
         # line with an ask of one side only is one too where a redirection that side
         # denies beats that ask: the other side stays with the line's allow rules.
@@ -657,12 +657,14 @@ class _Search:
         self._hits(parts, note)
         self._allow_sets(parts, note)
         # A line outside the plain subset (``&`` at the end keeps its words): no allow with
-        # commands covers it and of the files it names only those it writes are decided;
-        # its deny and ask hits stay.
+        # commands covers it; the files its redirections write are decided, then every word
+        # as what a program may write; its deny and ask hits stay.
         hidden: dict[_Pair, Command] = {}
-        for (a, b), command in parts:
+        words = [Command((*c.words, *((c.target,) if c.redirect else ())), background=True)
+                 for _, c in parts]  # fmt: skip
+        for ((a, b), command), (alone_a, alone_b) in zip(parts, self._signed(words), strict=True):
             writes = command.redirect == ">"
-            pair = (self._hidden(a, 0, writes), self._hidden(b, 1, writes))
+            pair = (_hidden(a, alone_a, writes), _hidden(b, alone_b, writes))
             hidden.setdefault(pair, command._replace(background=True))
             note((hidden[pair],), pair[0].decider, pair[1].decider)
 
@@ -722,20 +724,6 @@ class _Search:
                         break
                     if keyed[j][0] > left_key:
                         note((keyed[j][4], command), a.decider, keyed[j][3].decider)
-
-    def _hidden(self, signature: SideSignature, side: int, writes: bool) -> SideSignature:
-        """The signature of the same command in a line outside the plain subset: a file it
-        writes (``writes``: its redirection is a write) is still decided
-        (:mod:`toolpolicy.compile.redirect_scan`), a file it reads is not."""
-        if not writes:
-            return SideSignature(signature.deny, signature.ask, self.plain_allows[side])
-        return SideSignature(
-            signature.deny,
-            signature.ask,
-            self.plain_allows[side],
-            signature.redirect_deny,
-            signature.redirect_ask,
-        )
 
     def _allow_sets(self, parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
         """Lines that no deny or ask hits on one side at least: there the commands' allow
@@ -810,6 +798,23 @@ class _Search:
                         following.append(met)
             frontier = following
         return reached
+
+
+def _hidden(plain: SideSignature, words: SideSignature, writes: bool) -> SideSignature:
+    """The signature of a command in a line outside the plain subset, from its plain
+    signature and that of its words alone in such a line (``words``: the target as one more
+    word): the file its redirection writes (``writes``) is decided as in the plain line and
+    first, then every word as a possible write; the deny, ask and allow rules are those the
+    words get there."""
+    return SideSignature(
+        words.deny,
+        words.ask,
+        words.allow,
+        plain.redirect_deny if writes else None,
+        plain.redirect_ask if writes else None,
+        words.argument_deny,
+        words.argument_ask,
+    )
 
 
 def _length(line: tuple[Command, ...], texts: Mapping[Command, str]) -> tuple[int, int, str]:

@@ -22,6 +22,7 @@ from ..tools.protected import FIXED_PROTECTED, ProtectedSet
 from ..tools.workspace import LexicalBoundary, WorkspaceBoundary, normalized_path
 from .knobs import KnobState
 from .participants import (
+    OUTSIDE_WORKSPACE,
     boundary_candidate,
     escalation_candidate,
     rule_candidates,
@@ -308,7 +309,7 @@ class DecisionEngine:
         command = evaluation.command
         if command is None:
             return True
-        if command.written:
+        if command.written or command.maybe_written:
             return False  # its written files were decided on disk
         plain = command.plain
         # A line that names files had them decided on disk: a read is resolved through its
@@ -421,7 +422,9 @@ class DecisionEngine:
         for rule, decision in hits:
             candidates.append(Candidate(RULES, decision, rule.name))
             matched.append(rule.label)
-        if command is not None and (command.plain is not None or command.written):
+        if command is not None and (
+            command.plain is not None or command.written or command.maybe_written
+        ):
             for candidate, label in self._file_candidates(command, request):
                 candidates.append(candidate)
                 if label is not None:
@@ -520,15 +523,21 @@ class DecisionEngine:
     def _command(self, request: PermissionRequest, bucket: RuleView) -> CommandLine | None:
         """The shell line as the rules read it, when some rule looks at commands or at the
         files a plain line names (:func:`~toolpolicy.engine.shell_files.files_ruled`), or
-        when it may write a file (a ``>``): the boundary and the protected set decide every
-        written file, with or without rules."""
+        when it may write a file (a ``>``) or names the protected set (``cp x .git/config``):
+        the boundary and the protected set decide every written file, with or without
+        rules."""
         if request.definition.effect is not Effect.EXECUTE:
             return None
         text = request.arguments.get("command")
         if not isinstance(text, str):
             return None
         shell = self._shell or self._bind_shell()
-        if not (shell.files_ruled or bucket.has_command_rules or ">" in text):
+        if not (
+            shell.files_ruled
+            or bucket.has_command_rules
+            or ">" in text
+            or self._protected.named_in(text)
+        ):
             return None
         return shell.split(text)
 
@@ -545,7 +554,9 @@ class DecisionEngine:
         (writes), reads outside the workspace (ask), and the deny and ask path rules of
         ``write_file``/``read_file``. Each with its rule's label. A plain line's
         redirections and path arguments, then the files the literal redirections of the
-        line write beyond those (``CommandLine.written``)."""
+        line write beyond those (``CommandLine.written``), then what its programs may write
+        through their arguments (``CommandLine.maybe_written``: the protected set and the
+        write rules decide those; one outside the workspace is left to its read)."""
         found: list[tuple[Candidate, str | None]] = []
         plain = command.plain
         if plain is not None and not (plain.redirects or plain.arguments or command.written):
@@ -553,9 +564,12 @@ class DecisionEngine:
         support = self._shell or self._bind_shell()
         context = shell.context
         folder = os.path.join(context.workspace, context.cwd)
-        accesses = [*support.written(command.written, folder)] if command.written else []
-        if plain is not None:  # its own files first: they decide before the scanned ones
-            accesses[:0] = support.accesses(plain, folder)
+        # Its own files first (each argument also as the write its program may make), then
+        # the scanned targets, then, in a line that is not plain, every word as a possible
+        # write: the first candidate of the strongest behavior decides.
+        accesses = [*support.accesses(plain, folder)] if plain is not None else []
+        accesses += support.written(command.written, folder)
+        accesses += support.named(command.maybe_written, folder)
         # Globs expand in the folder the line runs in; a memo serves the workspace root only.
         memo = None if context.cwd else self._accesses
         for access in accesses:
@@ -580,6 +594,8 @@ class DecisionEngine:
         resolved: str | None = None
         if access.effect is Effect.WRITE:
             denied, resolved = boundary_candidate(file, self._disk_boundary(), self._protected)
+            if denied is OUTSIDE_WORKSPACE and not access.redirect:
+                return ()  # an argument outside: its read asks, it may be only a source
             if denied is not None:
                 return ((Candidate(BOUNDARY, denied), None),)
             view = index.rules_for("write_file")

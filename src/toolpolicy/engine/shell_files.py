@@ -36,6 +36,7 @@ __all__ = [
     "file_accesses",
     "file_request",
     "files_ruled",
+    "named_writes",
     "shell_support",
     "written_accesses",
 ]
@@ -50,8 +51,9 @@ _TOOL_FOR = {Effect.WRITE: "write_file", Effect.READ: "read_file"}
 
 
 class FileAccess(NamedTuple):
-    """One file a plain line touches: how, the path as the line wrote it (or a file its glob
-    matches now), and whether it is a redirection (else a command's argument). ``unchecked``:
+    """One file a line touches: how, the path as the line wrote it (or a file its glob
+    matches now), and whether it is a redirection (else a command's argument; a write there
+    is one the program may make, ``CommandLine.maybe_written``). ``unchecked``:
     a glob that matches more than :data:`MAX_GLOB_MATCHES` files. ``listed``: only commands
     that list folders name it (``PlainLine.listed``), so a folder there is not read whole."""
 
@@ -62,9 +64,12 @@ class FileAccess(NamedTuple):
     listed: bool = False
 
     def describe(self) -> str:
-        """``redirection '> out.txt'`` or ``argument '~/.ssh'``, for explanations."""
+        """``redirection '> out.txt'``, ``argument '~/.ssh'`` or ``argument 'f' (may be
+        written)``, for explanations."""
         if self.redirect:
             return f"redirection '{'<' if self.effect is Effect.READ else '>'} {self.path}'"
+        if self.effect is Effect.WRITE:
+            return f"argument '{self.path}' (may be written)"
         return f"argument '{self.path}'"
 
 
@@ -75,6 +80,7 @@ class ShellSupport(NamedTuple):
     split: Callable[[str], CommandLine]
     accesses: Callable[[PlainLine, str], Iterator[FileAccess]]
     written: Callable[[Iterable[WrittenTarget], str], Iterator[FileAccess]]
+    named: Callable[[Iterable[str], str], Iterator[FileAccess]]
     request: Callable[[FileAccess, ToolContext], PermissionRequest]
     real_path: Callable[[str], str]
     files_ruled: bool
@@ -86,6 +92,7 @@ def shell_support(index: RuleIndex) -> ShellSupport:
         split_command_line,
         file_accesses,
         written_accesses,
+        named_writes,
         file_request,
         real_path,
         files_ruled(index),
@@ -100,12 +107,14 @@ def files_ruled(index: RuleIndex) -> bool:
 
 def file_accesses(plain: PlainLine, workspace: str = "") -> Iterator[FileAccess]:
     """The redirections of ``plain``, then every argument that may name a file the program
-    reads (a ``*``/``?`` glob also as every file it matches in ``workspace`` now, as bash
-    will expand it)."""
+    reads, each right away also as a write when its program may write it, then the other
+    words a program may write (``PlainLine.maybe_written``); a ``*``/``?`` glob also as every
+    file it matches in ``workspace`` now, as bash will expand it."""
     for redirect in plain.redirects:
         if redirect.target not in SINKS:
             yield FileAccess(redirect.effect, redirect.target, True)
     listed = plain.listed
+    writable = dict.fromkeys(plain.maybe_written)
     for path in plain.arguments:
         if path in SINKS:
             continue
@@ -113,6 +122,10 @@ def file_accesses(plain: PlainLine, workspace: str = "") -> Iterator[FileAccess]
         yield FileAccess(Effect.READ, path, False, listed=only)
         if workspace and ("*" in path or "?" in path):
             yield from _expanded(Effect.READ, path, False, workspace, only)
+        if path in writable:
+            del writable[path]
+            yield from named_writes((path,), workspace)
+    yield from named_writes(writable, workspace)
 
 
 def written_accesses(targets: Iterable[WrittenTarget], workspace: str) -> Iterator[FileAccess]:
@@ -123,6 +136,17 @@ def written_accesses(targets: Iterable[WrittenTarget], workspace: str) -> Iterat
             yield FileAccess(Effect.WRITE, target.path, True)
         if target.glob is not None:
             yield from _expanded(Effect.WRITE, target.glob, True, workspace, False)
+
+
+def named_writes(paths: Iterable[str], workspace: str) -> Iterator[FileAccess]:
+    """The files a line's programs may write through their arguments
+    (``PlainLine.maybe_written``, ``CommandLine.maybe_written``), as argument writes: each
+    as written, and a glob also as every file it matches in ``workspace`` now."""
+    for path in paths:
+        if path not in SINKS:
+            yield FileAccess(Effect.WRITE, path, False)
+        if workspace and ("*" in path or "?" in path):
+            yield from _expanded(Effect.WRITE, path, False, workspace, False)
 
 
 def _expanded(

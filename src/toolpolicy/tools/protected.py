@@ -19,6 +19,7 @@ case-sensitive file system is cheaper than a write into ``.git`` on one that is 
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 
@@ -96,6 +97,12 @@ class ProtectedSet(NamedTuple):
                 found.setdefault(entry.path, entry)
         return cls(tuple(found.values()))
 
+    def named_in(self, text: str) -> bool:
+        """Whether ``text`` names an entry, in any case: the first or the last segment of one
+        (``.git``, ``.claude``, ``settings.json``, a policy file's name) occurs in it."""
+        folded = text.casefold()
+        return any(name in folded for name in _names(self.entries))
+
     def refusal(self, relative: str) -> str | None:
         """The reason a write to ``relative`` is refused, ``None`` when it is not protected."""
         for entry in self.entries:
@@ -116,3 +123,14 @@ class ProtectedSet(NamedTuple):
 
 FIXED_PROTECTED = ProtectedSet()
 """What every workspace protects whatever the selection: ``.git`` and the agents' settings."""
+
+
+@functools.lru_cache(maxsize=64)
+def _names(entries: tuple[ProtectedEntry, ...]) -> tuple[str, ...]:
+    """The first and last segments of ``entries``' paths, case-folded
+    (``ProtectedSet.named_in``)."""
+    found: dict[str, None] = {}
+    for entry in entries:
+        segments = entry.path.casefold().split("/")
+        found.update(dict.fromkeys((segments[0], segments[-1])))
+    return tuple(found)
