@@ -192,3 +192,38 @@ def test_a_link_planted_to_the_protected_set_is_refused_when_made(setup: Setup) 
         decision = bare.check("shell", {"command": line})
         assert (decision.behavior, decision.reason) == (Behavior.DENY, _GIT), line
     assert not (setup.ws / "h").exists()
+
+
+GLOBBED = [".gi{t,}/config", "{.git,x}/config", ".gi[t]/config", ".gi?/config", ".g*t/config",
+           ".gi[^x]/config", ".gi[!x]/config", ".gi{s..u}/config"]  # fmt: skip
+TAILS = ["", " $X", " &", "; : $(true)"]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    spelled=st.sampled_from(GLOBBED),
+    program=st.sampled_from(
+        ["touch {}", "cp src.txt {}", "dd if=src.txt of={}", "tee {} < src.txt"]
+    ),
+    tail=st.sampled_from(TAILS),
+    ruled=st.booleans(),
+)
+def test_a_glob_or_a_brace_never_hides_a_protected_write(
+    tmp_path_factory: pytest.TempPathFactory, spelled: str, program: str, tail: str, ruled: bool
+) -> None:
+    """bash expands the word to ``.git/config`` (and writes it, where the program's other
+    words let it); the line is denied, with the policy's rules or under the bare profile."""
+    project = Setup(tmp_path_factory.mktemp("red17glob"))
+    line = program.format(spelled) + tail
+    policies = [str(project.policy)] if ruled else []
+    decision = load("P03", policies=policies, workspace=project.ws).check(
+        "shell", {"command": line}
+    )
+    assert (decision.behavior, decision.reason) == (Behavior.DENY, _GIT), line
+    expanded = project.bash(f"printf '%s\\n' {spelled}").stdout.split()
+    assert ".git/config" in expanded, spelled  # bash reads the word as the protected file

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..core.lean_typing import NamedTuple
+from .brace_words import brace_words
 from .command_patterns import (
     MAX_COMMAND_PATTERN_LENGTH,
     CommandPattern,
@@ -55,8 +56,10 @@ class CommandLine(NamedTuple):
     (:mod:`toolpolicy.compile.redirect_scan`): every ``>`` of a line that is not plain, and
     of a plain line those inside its words, which a program may run as shell code. The
     boundary decides them all the same. ``maybe_written``: when the line is not plain, every
-    word of its runs, as what a program may write through its arguments (a plain line has
-    ``PlainLine.maybe_written``); the protected set and the write rules decide them.
+    word of its runs and every word its brace expansions make
+    (:mod:`toolpolicy.compile.brace_words`), as what a program may write through its
+    arguments (a plain line has ``PlainLine.maybe_written``); the protected set and the
+    write rules decide them.
     """
 
     plain: PlainLine | None
@@ -115,7 +118,7 @@ def _read_cached(line: str) -> CommandLine:
     programs = set(positions)
     if isinstance(found, NotPlain):
         written = scan_written(line) if ">" in line else ()
-        named = tuple(dict.fromkeys(word for run in runs for word in run))
+        named = tuple(dict.fromkeys([*words, *(brace_words(line) if "{" in line else ())]))
         return CommandLine(
             None, found, runs, where, frozenset(programs), frozenset(words), written, named
         )

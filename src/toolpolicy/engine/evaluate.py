@@ -104,6 +104,10 @@ def default_decision(tool: str, effect: Effect, behavior: Behavior) -> Decision:
     return _DEFAULTS[(effect, behavior)]
 
 
+_GLOB_CHARS = frozenset("*?[{")
+"""Characters that make a word name other files than it spells: a glob, a brace."""
+
+
 class Candidate(NamedTuple):
     """One participant's say: a decision, or ``None`` for no opinion; ``rule`` for rules."""
 
@@ -523,9 +527,9 @@ class DecisionEngine:
     def _command(self, request: PermissionRequest, bucket: RuleView) -> CommandLine | None:
         """The shell line as the rules read it, when some rule looks at commands or at the
         files a plain line names (:func:`~toolpolicy.engine.shell_files.files_ruled`), or
-        when it may write a file (a ``>``) or names the protected set (``cp x .git/config``):
-        the boundary and the protected set decide every written file, with or without
-        rules."""
+        when it may write a file (a ``>``) or names the protected set (``cp x .git/config``),
+        maybe through a glob or a brace expansion (``cp x .gi?/config``): the boundary and
+        the protected set decide every written file, with or without rules."""
         if request.definition.effect is not Effect.EXECUTE:
             return None
         text = request.arguments.get("command")
@@ -537,6 +541,7 @@ class DecisionEngine:
             or bucket.has_command_rules
             or ">" in text
             or self._protected.named_in(text)
+            or not _GLOB_CHARS.isdisjoint(text)
         ):
             return None
         return shell.split(text)

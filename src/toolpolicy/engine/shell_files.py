@@ -141,12 +141,15 @@ def written_accesses(targets: Iterable[WrittenTarget], workspace: str) -> Iterat
 def named_writes(paths: Iterable[str], workspace: str) -> Iterator[FileAccess]:
     """The files a line's programs may write through their arguments
     (``PlainLine.maybe_written``, ``CommandLine.maybe_written``), as argument writes: each
-    as written, and a glob also as every file it matches in ``workspace`` now."""
+    as written, and a glob (``*``, ``?``, ``[...]``) also as every file it matches in
+    ``workspace`` now."""
     for path in paths:
         if path not in SINKS:
             yield FileAccess(Effect.WRITE, path, False)
-        if workspace and ("*" in path or "?" in path):
-            yield from _expanded(Effect.WRITE, path, False, workspace, False)
+        if workspace and ("*" in path or "?" in path or "[" in path):
+            # bash's negated class ``[^...]`` is Python's ``[!...]``: both readings
+            for pattern in dict.fromkeys((path, path.replace("[^", "[!"))):
+                yield from _expanded(Effect.WRITE, pattern, False, workspace, False)
 
 
 def _expanded(
