@@ -227,3 +227,15 @@ def test_a_glob_or_a_brace_never_hides_a_protected_write(
     assert (decision.behavior, decision.reason) == (Behavior.DENY, _GIT), line
     expanded = project.bash(f"printf '%s\\n' {spelled}").stdout.split()
     assert ".git/config" in expanded, spelled  # bash reads the word as the protected file
+
+
+def test_a_brace_expansion_too_large_to_check_is_refused(setup: Setup) -> None:
+    """A protected name could hide past the bound of the expansion: the line is refused."""
+    line = "touch " + ".gi{" + ",".join(f"x{i}" for i in range(5000)) + ",t}/config &"
+    decision = load("P03", workspace=setup.ws).check("shell", {"command": line})
+    assert (decision.behavior, decision.reason) == (
+        Behavior.DENY,
+        "A brace expansion makes more words than the protected set can be checked against",
+    )
+    small = load("P03", workspace=setup.ws).check("shell", {"command": "touch f{1..20}.txt &"})
+    assert small.behavior is Behavior.ASK

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from toolpolicy import load
+from toolpolicy.compile.brace_words import brace_words
 from toolpolicy.compile.command_patterns import program_key
 from toolpolicy.compile.command_scan import scan_runs
 from toolpolicy.compile.commands import CommandLine
@@ -71,9 +72,18 @@ def _reference_split(line: str) -> CommandLine:
     words = {w for run in runs for w in run}
     if isinstance(found, NotPlain):
         written = scan_written(line) if ">" in line else ()
-        named = tuple(dict.fromkeys(w for run in runs for w in run))
+        braced, complete = brace_words(line) if "{" in line else ((), True)
+        named = tuple(dict.fromkeys([*(w for run in runs for w in run), *braced]))
         return CommandLine(
-            None, found, runs, where, frozenset(programs), frozenset(words), written, named
+            None,
+            found,
+            runs,
+            where,
+            frozenset(programs),
+            frozenset(words),
+            written,
+            named,
+            not complete,
         )
     assert not isinstance(found, str)
     code: dict[WrittenTarget, None] = {}

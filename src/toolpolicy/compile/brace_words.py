@@ -7,32 +7,34 @@ blank-separated word of the line (quotes dropped) that holds a brace pair is exp
 expands it — ``a{b,c}d``, nested, and ``{a..e}``/``{1..9}`` sequences — with the path each
 carries after ``=``, ``@``, ``:`` or ``,`` (``dd of=.gi{t,}/config``), so the protected set
 and the write rules see each word bash will pass. Bounded: past :data:`MAX_WORDS` words the
-expansion stops (the line is not plain: it asks at least).
+expansion stops and says so, and the engine then refuses the line (a name could hide past
+the bound).
 """
 
 from __future__ import annotations
 
 __all__ = ["MAX_WORDS", "brace_words"]
 
-MAX_WORDS = 256
+MAX_WORDS = 4096
 # Quotes dropped, operators made blanks.
 _WORDS = str.maketrans({**dict.fromkeys("'\"\\"), **dict.fromkeys(";|&<>()", " ")})
 _CARRIERS = frozenset("=@:,")
 
 
-def brace_words(line: str) -> tuple[str, ...]:
+def brace_words(line: str) -> tuple[tuple[str, ...], bool]:
     """Each word of ``line`` (quotes dropped, split at blanks and operators) that holds a
-    brace pair, expanded; at most :data:`MAX_WORDS` words in all."""
+    brace pair, expanded; and whether that is all of them (False past :data:`MAX_WORDS`)."""
     found: dict[str, None] = {}
     for raw in line.translate(_WORDS).split():
         if "{" in raw and "}" in raw:
-            for word in _expanded(raw):
+            words = _expanded(raw)
+            for word in words:
                 found[word] = None
                 # the path a word carries after '=', '@', ':' or ',' (``of=.gi{t,}/config``)
                 found.update((word[i + 1 :], None) for i, c in enumerate(word) if c in _CARRIERS)
-                if len(found) >= MAX_WORDS:
-                    return tuple(found)
-    return tuple(found)
+            if len(words) >= MAX_WORDS or len(found) >= MAX_WORDS:
+                return tuple(found), False
+    return tuple(found), True
 
 
 def _expanded(word: str) -> list[str]:

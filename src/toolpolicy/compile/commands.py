@@ -59,7 +59,8 @@ class CommandLine(NamedTuple):
     word of its runs and every word its brace expansions make
     (:mod:`toolpolicy.compile.brace_words`), as what a program may write through its
     arguments (a plain line has ``PlainLine.maybe_written``); the protected set and the
-    write rules decide them.
+    write rules decide them. ``too_many_words``: its brace expansions make more words than
+    are checked, so a protected name could hide among them (the engine refuses it).
     """
 
     plain: PlainLine | None
@@ -70,6 +71,7 @@ class CommandLine(NamedTuple):
     index_words: frozenset[str] = frozenset()
     written: tuple[WrittenTarget, ...] = ()
     maybe_written: tuple[str, ...] = ()
+    too_many_words: bool = False
 
     @property
     def programs(self) -> frozenset[str]:
@@ -118,9 +120,18 @@ def _read_cached(line: str) -> CommandLine:
     programs = set(positions)
     if isinstance(found, NotPlain):
         written = scan_written(line) if ">" in line else ()
-        named = tuple(dict.fromkeys([*words, *(brace_words(line) if "{" in line else ())]))
+        braced, complete = brace_words(line) if "{" in line else ((), True)
+        named = tuple(dict.fromkeys([*(word for run in runs for word in run), *braced]))
         return CommandLine(
-            None, found, runs, where, frozenset(programs), frozenset(words), written, named
+            None,
+            found,
+            runs,
+            where,
+            frozenset(programs),
+            frozenset(words),
+            written,
+            named,
+            not complete,
         )
     for command in found.commands:
         programs.add(program_key(command.words[0]))

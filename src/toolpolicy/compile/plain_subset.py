@@ -124,12 +124,12 @@ class PlainLine(NamedTuple):
     :func:`~toolpolicy.compile.program_table.reads_working_folder`; ``leaving``: those
     of them that leave the workspace as written — absolute, ``~``, or with a ``..``
     segment; ``listed``: those that only commands which list folders name, see
-    :func:`~toolpolicy.compile.program_table.lists_only`; ``maybe_written``: the words of
-    the commands that may write what they name, see
-    :func:`~toolpolicy.compile.program_table.reads_only` — each path argument, each
-    argument joined below another as a folder (``cp a/settings.json .claude`` writes
-    ``.claude/settings.json``), and each word of an argument that holds a blank, read as
-    a line's words are (``sh -c 'cp x .git/config'``))."""
+    :func:`~toolpolicy.compile.program_table.lists_only`; ``maybe_written``: what the
+    commands may write through their words — of a command that may write what it names
+    (see :func:`~toolpolicy.compile.program_table.reads_only`) each path argument and each
+    operand joined below another as a folder (``cp a/settings.json .claude`` writes
+    ``.claude/settings.json``); of every command each word of an argument that holds a
+    blank, read as a line's words are (``sh -c 'cp x .git/config'``))."""
 
     commands: tuple[PlainCommand, ...]
     redirects: tuple[Redirect, ...]
@@ -263,7 +263,7 @@ class _Recogniser:
                 arguments = (*arguments, WORKING_FOLDER)
         leaving = tuple(path for path in arguments if _leaves(path))
         listed = tuple(path for path in arguments if path not in read)
-        written = _maybe_written(c for c in self.commands if not reads_only(c.words))
+        written = _maybe_written(self.commands)
         commands, redirects = tuple(self.commands), tuple(self.redirects)
         return PlainLine(commands, redirects, arguments, leaving, listed, written)
 
@@ -442,15 +442,17 @@ class _Recogniser:
 _MAX_JOINED = 16  # operands of one command joined pairwise, at most
 
 
-def _maybe_written(writers: Iterable[PlainCommand]) -> tuple[str, ...]:
-    """What the commands ``writers`` (none of which only reads) may write, see
-    ``PlainLine.maybe_written``: every path argument; every operand (a word that is no
-    option) below every other, as ``cp``, ``mv``, ``ln`` and ``install`` write into a
-    folder; every word of an argument with a blank in it (code a program may run)."""
+def _maybe_written(commands: Iterable[PlainCommand]) -> tuple[str, ...]:
+    """What ``commands`` may write, see ``PlainLine.maybe_written``: of a command that does
+    not only read, every path argument and every operand (a word that is no option) below
+    every other, as ``cp``, ``mv``, ``ln`` and ``install`` write into a folder; of every
+    command, every word of an argument with a blank in it (code a program may run, a reader
+    too: ``rg --pre``)."""
     found: dict[str, None] = {}
-    for command in writers:
-        found.update(dict.fromkeys(_paths((command,))))
-        _join_operands(command.words[1:], found)
+    for command in commands:
+        if not reads_only(command.words):
+            found.update(dict.fromkeys(_paths((command,))))
+            _join_operands(command.words[1:], found)
         for word in command.words[1:]:
             if " " in word or "\t" in word or "\n" in word:
                 for run in scan_runs(word):

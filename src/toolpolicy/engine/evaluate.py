@@ -88,6 +88,11 @@ READ_OUTSIDE = Decision(
 WIDE_GLOB = Decision(
     Behavior.ASK, "A glob names more files than the path rules can check", "workspace-boundary"
 )
+TOO_MANY_WORDS = Decision(
+    Behavior.DENY,
+    "A brace expansion makes more words than the protected set can be checked against",
+    "workspace-boundary",
+)
 FOLDER_SOURCE = "search-scope"
 """The source of an ask for a folder a line may read whole (as for an agent's search)."""
 _TOOL_EXECUTION = Decision(Behavior.ASK, "Tool execution requires approval", "shell-default")
@@ -563,6 +568,8 @@ class DecisionEngine:
         through their arguments (``CommandLine.maybe_written``: the protected set and the
         write rules decide those; one outside the workspace is left to its read)."""
         found: list[tuple[Candidate, str | None]] = []
+        if command.too_many_words:
+            found.append((Candidate(BOUNDARY, TOO_MANY_WORDS), None))
         plain = command.plain
         if plain is not None and not (plain.redirects or plain.arguments or command.written):
             return found
