@@ -22,9 +22,9 @@ from ..tools.protected import FIXED_PROTECTED, ProtectedSet
 from ..tools.workspace import LexicalBoundary, WorkspaceBoundary, normalized_path
 from .knobs import KnobState
 from .participants import (
-    OUTSIDE_WORKSPACE,
     boundary_candidate,
     escalation_candidate,
+    protected_write,
     rule_candidates,
     sandbox_candidate,
 )
@@ -604,10 +604,10 @@ class DecisionEngine:
         file = support.request(access, shell.context)
         found: list[tuple[Candidate, str | None]] = []
         resolved: str | None = None
+        if access.effect is Effect.WRITE and not access.redirect:
+            return self._argument_write(file, support)
         if access.effect is Effect.WRITE:
             denied, resolved = boundary_candidate(file, self._disk_boundary(), self._protected)
-            if denied is OUTSIDE_WORKSPACE and not access.redirect:
-                return ()  # an argument outside: its read asks, it may be only a source
             if denied is not None:
                 return ((Candidate(BOUNDARY, denied), None),)
             view = index.rules_for("write_file")
@@ -628,6 +628,32 @@ class DecisionEngine:
             ):
                 found.extend(self._folder_candidates(file, resolved, view, support))
         return tuple(found)
+
+    def _argument_write(self, file: PermissionRequest, support: ShellSupport) -> _AccessCandidates:
+        """A file a program may write through an argument: the protected set decides it as
+        written and as the file it resolves to on disk now (the walk a read of it makes), and
+        so do the write path rules; one outside the workspace is left to its read (which
+        asks: the argument may be only a source)."""
+        path = file.path or ""
+        resolved = self._read_target(path, support.real_path)
+        if resolved is None:
+            return ()
+        try:
+            written: str | None = normalized_path(path)
+        except WorkspacePathError:
+            written = None  # absolute or leaving as written: the resolved file tells
+        for candidate in dict.fromkeys((written, resolved)):
+            denied = protected_write(self._protected, candidate) if candidate else None
+            if denied is not None:
+                return ((Candidate(BOUNDARY, denied), None),)
+        view = self._policy.rule_index.rules_for("write_file")
+        if not view.has_path_rules:
+            return ()
+        return tuple(
+            (Candidate(RULES, decision, rule.name), rule.label)
+            for rule, decision in self._rule_hits(file, view, resolved, None)[0]
+            if rule.paths is not None and decision.behavior >= Behavior.ASK
+        )
 
     def _folder_candidates(
         self,

@@ -36,6 +36,7 @@ __all__ = [
     "UNRESOLVABLE_PATH",
     "boundary_candidate",
     "escalation_candidate",
+    "protected_write",
     "rule_candidates",
     "sandbox_candidate",
 ]
@@ -89,10 +90,16 @@ def boundary_candidate(
         except WorkspacePathError:
             written = None
     for candidate in (written,) if written == target else (written, target):
-        reason = protected.refusal(candidate) if candidate is not None else None
-        if reason is not None:
-            return _PROTECTED_WRITES[reason], None
+        denied = protected_write(protected, candidate) if candidate is not None else None
+        if denied is not None:
+            return denied, None
     return None, target
+
+
+def protected_write(protected: ProtectedSet, relative: str) -> Decision | None:
+    """The deny of a write to the workspace-relative ``relative`` when it is protected."""
+    reason = protected.refusal(relative)
+    return None if reason is None else _PROTECTED_WRITES[reason]
 
 
 def escalation_candidate(
