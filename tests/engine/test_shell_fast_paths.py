@@ -22,10 +22,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from toolpolicy import load
-from toolpolicy.compile.brace_words import brace_words
 from toolpolicy.compile.command_patterns import program_key
 from toolpolicy.compile.command_scan import scan_runs
-from toolpolicy.compile.commands import CommandLine
+from toolpolicy.compile.commands import CommandLine, beyond_plain
 from toolpolicy.compile.plain_subset import (
     NotPlain,
     _carried,
@@ -33,7 +32,6 @@ from toolpolicy.compile.plain_subset import (
     _Refused,
     recognise_plain,
 )
-from toolpolicy.compile.redirect_scan import WrittenTarget, scan_written
 from toolpolicy.engine.evaluate import DecisionEngine, _inside
 from toolpolicy.engine.real_path import real_path
 from toolpolicy.engine.selection import ToolPolicy
@@ -60,7 +58,9 @@ def _reference_plain(line: str) -> object:
 
 
 def _reference_split(line: str) -> CommandLine:
-    """``split_command_line`` as it was: the index's names and words gathered the old way."""
+    """``split_command_line`` as it was: the index's names and words gathered the old way
+    (what the line may write beyond its plain reading is not what this compares:
+    ``beyond_plain`` gives it)."""
     found = _reference_plain(line)
     runs = scan_runs(line)
     positions: dict[str, list[tuple[int, int]]] = {}
@@ -71,9 +71,6 @@ def _reference_split(line: str) -> CommandLine:
     programs = set(where)
     words = {w for run in runs for w in run}
     if isinstance(found, NotPlain):
-        written = scan_written(line) if ">" in line else ()
-        braced, complete = brace_words(line) if "{" in line else ((), True)
-        named = tuple(dict.fromkeys([*(w for run in runs for w in run), *braced]))
         return CommandLine(
             None,
             found,
@@ -81,18 +78,13 @@ def _reference_split(line: str) -> CommandLine:
             where,
             frozenset(programs),
             frozenset(words),
-            written,
-            named,
-            not complete,
+            *beyond_plain(line, found, runs),
         )
     assert not isinstance(found, str)
-    code: dict[WrittenTarget, None] = {}
     for command in found.commands:  # type: ignore[attr-defined]
         if command.words:
             programs.add(program_key(command.words[0]))
             words.update(command.words)
-        for word in command.words:
-            code.update(dict.fromkeys(scan_written(word) if ">" in word else ()))
     return CommandLine(
         found,  # type: ignore[arg-type]
         None,
@@ -100,7 +92,7 @@ def _reference_split(line: str) -> CommandLine:
         where,
         frozenset(programs),
         frozenset(words),
-        tuple(code),
+        *beyond_plain(line, found, runs),  # type: ignore[arg-type]
     )
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "CommandPattern",
     "CommandPatternError",
     "WrittenTarget",
+    "beyond_plain",
     "compile_command_pattern",
     "split_command_line",
 ]
@@ -119,9 +120,6 @@ def _read_cached(line: str) -> CommandLine:
     where = MappingProxyType({key: tuple(places) for key, places in positions.items()})
     programs = set(positions)
     if isinstance(found, NotPlain):
-        written = scan_written(line) if ">" in line else ()
-        braced, complete = brace_words(line) if "{" in line else ((), True)
-        named = tuple(dict.fromkeys([*(word for run in runs for word in run), *braced]))
         return CommandLine(
             None,
             found,
@@ -129,14 +127,11 @@ def _read_cached(line: str) -> CommandLine:
             where,
             frozenset(programs),
             frozenset(words),
-            written,
-            named,
-            not complete,
+            *beyond_plain(line, found, runs),
         )
     for command in found.commands:
         programs.add(program_key(command.words[0]))
         words.update(command.words)
-    written = _code_writes(found) if ">" in line else ()
     return CommandLine(
         found,
         None,
@@ -144,8 +139,21 @@ def _read_cached(line: str) -> CommandLine:
         where,
         frozenset(programs),
         frozenset(words),
-        written,
+        *beyond_plain(line, found, runs),
     )
+
+
+def beyond_plain(
+    line: str, found: PlainLine | NotPlain, runs: tuple[tuple[str, ...], ...]
+) -> tuple[tuple[WrittenTarget, ...], tuple[str, ...], bool]:
+    """What ``line`` may write beyond its plain reading ``found``: ``CommandLine.written``,
+    ``maybe_written`` and ``too_many_words`` (see :class:`CommandLine`)."""
+    if isinstance(found, PlainLine):
+        return (_code_writes(found) if ">" in line else ()), (), False
+    written = scan_written(line) if ">" in line else ()
+    braced, complete = brace_words(line) if "{" in line else ((), True)
+    named = tuple(dict.fromkeys([*(word for run in runs for word in run), *braced]))
+    return written, named, not complete
 
 
 def _code_writes(line: PlainLine) -> tuple[WrittenTarget, ...]:
