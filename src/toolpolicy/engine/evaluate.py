@@ -584,18 +584,24 @@ class DecisionEngine:
         accesses += support.named(command.maybe_written, folder)
         # Globs expand in the folder the line runs in; a memo serves the workspace root only.
         memo = None if context.cwd else self._accesses
+        targets: dict[str, str | None] = {}  # each path resolved once: its read, its write
         for access in accesses:
             if memo is None:
-                found.extend(self._access_candidates(access, shell, support))
+                found.extend(self._access_candidates(access, shell, support, targets))
                 continue
             known = memo.get(access)
             if known is None:
-                known = memo[access] = self._access_candidates(access, shell, support)
+                known = self._access_candidates(access, shell, support, targets)
+                memo[access] = known
             found.extend(known)
         return found
 
     def _access_candidates(
-        self, access: FileAccess, shell: PermissionRequest, support: ShellSupport
+        self,
+        access: FileAccess,
+        shell: PermissionRequest,
+        support: ShellSupport,
+        targets: dict[str, str | None],
     ) -> _AccessCandidates:
         """One file access of a plain line, decided; each candidate with its rule's label."""
         if access.unchecked:
@@ -605,14 +611,14 @@ class DecisionEngine:
         found: list[tuple[Candidate, str | None]] = []
         resolved: str | None = None
         if access.effect is Effect.WRITE and not access.redirect:
-            return self._argument_write(file, support)
+            return self._argument_write(file, self._target(file, support, targets))
         if access.effect is Effect.WRITE:
             denied, resolved = boundary_candidate(file, self._disk_boundary(), self._protected)
             if denied is not None:
                 return ((Candidate(BOUNDARY, denied), None),)
             view = index.rules_for("write_file")
         else:
-            resolved = self._read_target(file.path or "", support.real_path)
+            resolved = self._target(file, support, targets)
             if resolved is None:
                 found.append((Candidate(BOUNDARY, READ_OUTSIDE), None))
             view = index.rules_for("read_file")
@@ -629,15 +635,24 @@ class DecisionEngine:
                 found.extend(self._folder_candidates(file, resolved, view, support))
         return tuple(found)
 
-    def _argument_write(self, file: PermissionRequest, support: ShellSupport) -> _AccessCandidates:
-        """A file a program may write through an argument: the protected set decides it as
-        written and as the file it resolves to on disk now (the walk a read of it makes), and
-        so do the write path rules; one outside the workspace is left to its read (which
-        asks: the argument may be only a source)."""
+    def _target(
+        self, file: PermissionRequest, support: ShellSupport, targets: dict[str, str | None]
+    ) -> str | None:
+        """``_read_target`` of ``file``'s path, walked once per line (``targets``) for the
+        read of an argument and the write its program may make."""
         path = file.path or ""
-        resolved = self._read_target(path, support.real_path)
+        if path not in targets:
+            targets[path] = self._read_target(path, support.real_path)
+        return targets[path]
+
+    def _argument_write(self, file: PermissionRequest, resolved: str | None) -> _AccessCandidates:
+        """A file a program may write through an argument: the protected set decides it as
+        written and as ``resolved``, the file it resolves to on disk now (the walk its read
+        makes), and so do the write path rules; one outside the workspace is left to its
+        read (which asks: the argument may be only a source)."""
         if resolved is None:
             return ()
+        path = file.path or ""
         try:
             written: str | None = normalized_path(path)
         except WorkspacePathError:

@@ -119,12 +119,16 @@ def file_accesses(plain: PlainLine, workspace: str = "") -> Iterator[FileAccess]
         if path in SINKS:
             continue
         only = path in listed
-        yield FileAccess(Effect.READ, path, False, listed=only)
+        reads = [FileAccess(Effect.READ, path, False, listed=only)]
         if workspace and ("*" in path or "?" in path):
-            yield from _expanded(Effect.READ, path, False, workspace, only)
+            reads += _expanded(Effect.READ, path, False, workspace, only)
+        yield from reads
         if path in writable:
             del writable[path]
-            yield from named_writes((path,), workspace)
+            if "[" in path:  # a class is expanded for the write alone (``named_writes``)
+                yield from named_writes((path,), workspace)
+            else:  # the same files, expanded once, as the writes they may be
+                yield from (read._replace(effect=Effect.WRITE, listed=False) for read in reads)
     yield from named_writes(writable, workspace)
 
 
