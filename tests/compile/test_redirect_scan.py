@@ -119,17 +119,8 @@ def test_literal_redirections_are_read_as_bash_reads_them_and_naively() -> None:
 def test_every_file_bash_writes_is_scanned(tmp_path: Path, case: tuple[str, str]) -> None:
     line, _ = case
     folder = tmp_path / "run"
-    shutil.rmtree(folder, ignore_errors=True)
-    (folder / ".git").mkdir(parents=True)
-    (folder / ".git" / "config").write_text("")
-    before = _contents(folder)
-    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "home")}
-    done = subprocess.run(
-        [BASH, "-c", line + "\nwait"], cwd=folder, env=env, capture_output=True, timeout=10
-    )
-    written = {name for name, content in _contents(folder).items() if before.get(name) != content}
-    scanned = _scanned(line, folder)
-    assert written <= scanned, (line, done.stderr)
+    written, stderr = _written_by_bash(line, folder, tmp_path / "home")
+    assert written <= _scanned(line, folder), (line, stderr)
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
@@ -146,17 +137,8 @@ def test_every_file_the_code_in_a_plain_line_writes_is_scanned(tmp_path: Path, l
     if not isinstance(plain, PlainLine):  # some quotings of some code are not plain
         return
     folder = tmp_path / "run"
-    shutil.rmtree(folder, ignore_errors=True)
-    (folder / ".git").mkdir(parents=True)
-    (folder / ".git" / "config").write_text("")
-    before = _contents(folder)
-    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "home")}
-    done = subprocess.run(
-        [BASH, "-c", line + "\nwait"], cwd=folder, env=env, capture_output=True, timeout=10
-    )
-    written = {name for name, content in _contents(folder).items() if before.get(name) != content}
-    scanned = _expanded(split_command_line(line).written, folder)
-    assert written <= scanned, (line, done.stderr)
+    written, stderr = _written_by_bash(line, folder, tmp_path / "home")
+    assert written <= _expanded(split_command_line(line).written, folder), (line, stderr)
 
 
 @settings(max_examples=40, deadline=None)
@@ -220,6 +202,21 @@ def test_a_write_outside_the_workspace_in_a_line_that_is_not_plain_is_denied(
     unknown = policy.check("shell", {"command": 'echo x > "$F" $X'})
     assert unknown.behavior is Behavior.ASK
     assert unknown.reason == "Shell execution requires approval"
+
+
+def _written_by_bash(line: str, folder: Path, home: Path) -> tuple[set[str], bytes]:
+    """Run ``line`` in real bash in a fresh ``folder`` holding ``.git/config``: the files it
+    wrote (relative to ``folder``), and what bash said on stderr."""
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / ".git").mkdir(parents=True)
+    (folder / ".git" / "config").write_text("")
+    before = _contents(folder)
+    env = {"PATH": os.environ["PATH"], "HOME": str(home)}
+    done = subprocess.run(
+        [BASH, "-c", line + "\nwait"], cwd=folder, env=env, capture_output=True, timeout=10
+    )
+    written = {name for name, content in _contents(folder).items() if before.get(name) != content}
+    return written, done.stderr
 
 
 def _contents(folder: Path) -> dict[str, bytes]:

@@ -153,9 +153,7 @@ _READERS = frozenset(
      *_GREPS, *_RECURSIVE_SEARCHERS}
 )  # fmt: skip
 """Programs that write no file they are given (their output goes to standard output)."""
-_FIND_WRITES = frozenset(
-    {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}
-)
+_FIND_WRITES = _FIND_READS | {"-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
 _GIT_READS = frozenset(
     {"status", "log", "diff", "show", "grep", "ls-files", "ls-tree", "blame", "rev-parse",
      "cat-file", "describe", "shortlog"}
