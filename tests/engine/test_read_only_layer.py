@@ -72,8 +72,9 @@ def test_plain_read_only_commands_are_allowed(policy: ToolPolicy, line: str) -> 
         ("head < ~/.ssh/config", ("deny", "no-keys")),
         ("cat /etc/passwd", ("ask", "workspace-boundary")),
         ("ls ../elsewhere", ("ask", "workspace-boundary")),
-        ("find . -exec rm {} ;", ("ask", "read-only-commands-find-actions")),
-        ("find . -name x -delete", ("ask", "read-only-commands-find-actions")),
+        ("find src -exec rm {} ;", ("ask", "read-only-commands-find-actions")),
+        ("find src -name x -delete", ("ask", "read-only-commands-find-actions")),
+        ("find . -name x -delete", ("deny", "workspace-boundary")),  # it walks .git too
         ("find . -fprint out.txt", ("ask", "read-only-commands-find-actions")),
         ("git diff --output=patch.txt", ("ask", "read-only-commands-writing-options")),
         ("rg --pre ./evil x", ("ask", "read-only-commands-writing-options")),

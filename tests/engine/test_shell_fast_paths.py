@@ -32,11 +32,13 @@ from toolpolicy.compile.plain_subset import (
     _Refused,
     recognise_plain,
 )
+from toolpolicy.compile.program_table import WRITES_BELOW
 from toolpolicy.engine.evaluate import DecisionEngine, _inside
 from toolpolicy.engine.real_path import real_path
 from toolpolicy.engine.selection import ToolPolicy
 from toolpolicy.engine.shell_files import (
     ShellSupport,
+    below_writes,
     file_accesses,
     file_request,
     files_ruled,
@@ -123,9 +125,11 @@ def _reference_engine(engine: DecisionEngine) -> DecisionEngine:
         file_accesses,
         written_accesses,
         named_writes,
+        below_writes,
         file_request,
         _unused_real_path,
         files_ruled(engine.policy.rule_index),
+        WRITES_BELOW,
     )
     return reference
 

@@ -27,6 +27,7 @@ from .command_patterns import (
 )
 from .command_scan import scan_runs
 from .plain_subset import MAX_PLAIN_LINE_LENGTH, NotPlain, PlainLine, recognise_plain
+from .program_table import WRITES_BELOW, writes_below
 from .redirect_scan import WrittenTarget, scan_written
 
 __all__ = [
@@ -62,6 +63,11 @@ class CommandLine(NamedTuple):
     arguments (a plain line has ``PlainLine.maybe_written``); the protected set and the
     write rules decide them. ``too_many_words``: its brace expansions make more words than
     are checked, so a protected name could hide among them (the engine refuses it).
+    ``written_below``: the folders a program of the line may write anything below, each
+    with whether even as the folder the line runs in
+    (:func:`~toolpolicy.compile.program_table.writes_below`), for every run and every word
+    in it that names such a program (``sudo rm -rf .``, ``sh -c 'rm -rf .'``); the protected
+    set decides what lies below them.
     """
 
     plain: PlainLine | None
@@ -73,6 +79,7 @@ class CommandLine(NamedTuple):
     written: tuple[WrittenTarget, ...] = ()
     maybe_written: tuple[str, ...] = ()
     too_many_words: bool = False
+    written_below: tuple[tuple[str, bool], ...] = ()
 
     @property
     def programs(self) -> frozenset[str]:
@@ -145,15 +152,27 @@ def _read_cached(line: str) -> CommandLine:
 
 def beyond_plain(
     line: str, found: PlainLine | NotPlain, runs: tuple[tuple[str, ...], ...]
-) -> tuple[tuple[WrittenTarget, ...], tuple[str, ...], bool]:
+) -> tuple[tuple[WrittenTarget, ...], tuple[str, ...], bool, tuple[tuple[str, bool], ...]]:
     """What ``line`` may write beyond its plain reading ``found``: ``CommandLine.written``,
-    ``maybe_written`` and ``too_many_words`` (see :class:`CommandLine`)."""
+    ``maybe_written``, ``too_many_words`` and ``written_below`` (see :class:`CommandLine`)."""
+    below = _written_below(runs)
     if isinstance(found, PlainLine):
-        return (_code_writes(found) if ">" in line else ()), (), False
+        return (_code_writes(found) if ">" in line else ()), (), False, below
     written = scan_written(line) if ">" in line else ()
     braced, complete = brace_words(line) if "{" in line else ((), True)
     named = tuple(dict.fromkeys([*(word for run in runs for word in run), *braced]))
-    return written, named, not complete
+    return written, named, not complete, below
+
+
+def _written_below(runs: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, bool], ...]:
+    """``CommandLine.written_below``: each word of a run that names a program writing below
+    its folders starts a command there, whatever stands before it."""
+    found: dict[tuple[str, bool], None] = {}
+    for run in runs:
+        for index, word in enumerate(run):
+            if word.rsplit("/", 1)[-1] in WRITES_BELOW:
+                found.update(dict.fromkeys(writes_below(run[index:])))
+    return tuple(found)
 
 
 def _code_writes(line: PlainLine) -> tuple[WrittenTarget, ...]:

@@ -7,8 +7,9 @@ changes the shell's state — then the plain subset refuses the line, see
 an allow naming it lets anything run; ``lint`` warns with ``allow-runs-code``); does it
 only list the folders it is given, never reading their files (``lists_only``: a folder
 another program names may be read whole); does it read the folder it runs in, whole,
-when given no folder (``reads_working_folder``); and does it only read the files it names
-(``reads_only``: any other program may write, move or remove them).
+when given no folder (``reads_working_folder``); does it only read the files it names
+(``reads_only``: any other program may write, move or remove them); and which folders may
+it write anything below (``writes_below``: ``rm -r .`` removes ``.git`` too).
 
 A deny needs neither table: it finds its program anywhere in the line
 (:mod:`toolpolicy.compile.command_scan`), whatever wraps it.
@@ -28,6 +29,7 @@ __all__ = [
     "reads_only",
     "reads_working_folder",
     "runs_code",
+    "writes_below",
 ]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"})
@@ -153,7 +155,8 @@ _READERS = frozenset(
      *_GREPS, *_RECURSIVE_SEARCHERS}
 )  # fmt: skip
 """Programs that write no file they are given (their output goes to standard output)."""
-_FIND_WRITES = _FIND_READS | {"-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
+_FIND_BELOW = _FIND_READS | {"-delete"}  # actions that remove or run on what find walks
+_FIND_WRITES = _FIND_BELOW | {"-fprint", "-fprint0", "-fprintf", "-fls"}
 _GIT_READS = frozenset(
     {"status", "log", "diff", "show", "grep", "ls-files", "ls-tree", "blame", "rev-parse",
      "cat-file", "describe", "shortlog"}
@@ -176,6 +179,96 @@ def reads_only(words: tuple[str, ...]) -> bool:
             and not any(w == "-o" or w.startswith("--output") for w in words)
         )
     return program in _READERS
+
+
+_RECURSIVE_LETTERS = MappingProxyType(
+    {"rm": "rR", "chmod": "R", "chown": "R", "chgrp": "R", "chattr": "R", "setfacl": "R",
+     "cp": "rRa", "rsync": "ra"}
+)  # fmt: skip
+"""The option letters that make a program act on everything below a folder operand."""
+_ON_OPERANDS = frozenset({"rm", "chmod", "chown", "chgrp", "chattr", "setfacl"})
+_RECURSIVE_WORDS = frozenset({"--recursive", "--archive"})
+_TARGET_OPTIONS = frozenset({"-t", "--target-directory"})
+_FIND_LEADING = frozenset({"-H", "-L", "-P"})
+_FIND_DO = ("-D", "-O")  # debug options (-D takes a value) and the optimisation level
+WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv"})
+"""The programs ``writes_below`` knows: a line naming none of them writes below no folder."""
+
+
+def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
+    """The folders the command ``words`` may write anything below (remove, change, replace),
+    each with whether it may even when it is the folder the line runs in (``whole``):
+
+    * ``rm -r`` (``-R``, ``--recursive``, in a cluster such as ``-rf``) and ``chmod``,
+      ``chown``, ``chgrp``, ``chattr``, ``setfacl`` with ``-R``: every operand, whole;
+    * ``find`` with an action that deletes or runs on what it walks (``-delete``,
+      ``-exec``): every start point (``.`` when it names none), whole;
+    * ``rsync -r``/``-a``: its destination, whole (``--delete`` empties it, the source's
+      tree lands in it);
+    * ``cp -r``/``-R``/``-a``: its destination, whole when a folder's contents are copied
+      (a source ``src/.``, ``-T``); ``mv``: its destination. Otherwise not whole: a
+      destination that does not exist becomes the copy (``cp -r tpl .claude`` may make a
+      ``.claude/settings.json``), but the folder the line runs in always exists.
+    """
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "find":
+        if _FIND_BELOW.isdisjoint(words):
+            return ()
+        return tuple((start, True) for start in _find_starts(words))
+    letters = _RECURSIVE_LETTERS.get(program)
+    if letters is None and program != "mv":
+        return ()
+    options: list[str] = []
+    operands: list[str] = []
+    target: str | None = None
+    pending = False  # the last word was -t: this one is the destination
+    for index, word in enumerate(words[1:], 1):
+        if pending:
+            target, pending = word, False
+        elif word == "--":
+            operands.extend(words[index + 1 :])
+            break
+        elif word.startswith("-") and word != "-":
+            name, equals, value = word.partition("=")
+            if name in _TARGET_OPTIONS:
+                target, pending = (value, False) if equals else (None, True)
+            options.append(word)
+        else:
+            operands.append(word)
+    recursive = letters is not None and any(
+        option in _RECURSIVE_WORDS
+        or (not option.startswith("--") and not frozenset(letters).isdisjoint(option[1:]))
+        for option in options
+    )
+    if program in _ON_OPERANDS:
+        return tuple((operand, True) for operand in operands) if recursive else ()
+    if program != "mv" and not recursive:
+        return ()
+    destination = target if target is not None else (operands[-1] if len(operands) > 1 else None)
+    if destination is None:
+        return ()
+    sources = operands if target is not None else operands[:-1]
+    contents = program == "rsync" or (
+        program == "cp"
+        and (
+            any(o == "--no-target-directory" or (o[1] != "-" and "T" in o) for o in options)
+            or any(s.rstrip("/") == "." or s.rstrip("/").endswith("/.") for s in sources)
+        )
+    )
+    return ((destination, contents),)
+
+
+def _find_starts(words: tuple[str, ...]) -> list[str]:
+    """The start points of ``find`` (``.`` when it names none)."""
+    index = 1
+    while index < len(words) and (words[index] in _FIND_LEADING or words[index][:2] in _FIND_DO):
+        index += 2 if words[index] == "-D" else 1
+    starts: list[str] = []
+    for word in words[index:]:
+        if word.startswith(("-", "(", "!", ",")):
+            break
+        starts.append(word)
+    return starts or ["."]
 
 
 def builtin_refusal(words: tuple[str, ...]) -> str | None:

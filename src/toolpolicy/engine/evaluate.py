@@ -24,6 +24,7 @@ from .knobs import KnobState
 from .participants import (
     boundary_candidate,
     escalation_candidate,
+    protected_below,
     protected_write,
     rule_candidates,
     sandbox_candidate,
@@ -260,15 +261,16 @@ class DecisionEngine:
         """Decide ``request`` under ``knobs`` without asking anyone."""
         definition = request.definition
         effect = definition.effect
+        view = self._policy.rule_index.rules_for(definition.name) if self._enforces else None
         static = (
             not recommendations
             and effect is not Effect.WRITE
             and "sandbox_permissions" not in request.arguments
         )
-        if static and effect is Effect.EXECUTE:
-            # A line that may write a file (a ``>``) has its files decided, rules or not.
-            text = request.arguments.get("command")
-            static = not (isinstance(text, str) and ">" in text)
+        if static and effect is Effect.EXECUTE and view is not None:
+            # A line the rules or the boundary read (``_reads_line``: a ``>``, the protected
+            # set named, a glob) is decided on its words: never one answer for every line.
+            static = not self._reads_line(request.arguments.get("command"), view)
         key = (definition.name, effect, knobs)
         if static:
             cached = self._static.get(key)
@@ -289,13 +291,8 @@ class DecisionEngine:
             cached = self._by_text.get(text_key)
             if cached is not None:
                 return cached
-        view = self._policy.rule_index.rules_for(definition.name) if self._enforces else None
         found = self._evaluate(request, knobs, recommendations, view)
-        if (
-            static
-            and found.command is None
-            and (view is None or not (view.has_path_rules or view.has_command_rules))
-        ):
+        if static and (view is None or not (view.has_path_rules or view.has_command_rules)):
             _remember(self._static, key, found)
         elif text_key is not None and self.text_only(request, found):
             _remember(self._by_text, text_key, found)
@@ -318,7 +315,7 @@ class DecisionEngine:
         command = evaluation.command
         if command is None:
             return True
-        if command.written or command.maybe_written:
+        if command.written or command.maybe_written or command.written_below:
             return False  # its written files were decided on disk
         plain = command.plain
         # A line that names files had them decided on disk: a read is resolved through its
@@ -538,18 +535,25 @@ class DecisionEngine:
         if request.definition.effect is not Effect.EXECUTE:
             return None
         text = request.arguments.get("command")
-        if not isinstance(text, str):
+        if not isinstance(text, str) or not self._reads_line(text, bucket):
             return None
+        return (self._shell or self._bind_shell()).split(text)
+
+    def _reads_line(self, text: object, bucket: RuleView) -> bool:
+        """Whether the shell line ``text`` is read (``_command``), so that its decision
+        depends on its words: the one test both for reading it and for answering it from
+        the memo of decisions that cannot depend on the arguments (``evaluate``)."""
+        if not isinstance(text, str):
+            return False
         shell = self._shell or self._bind_shell()
-        if not (
+        return (
             shell.files_ruled
             or bucket.has_command_rules
             or ">" in text
             or self._protected.named_in(text)
             or not _GLOB_CHARS.isdisjoint(text)
-        ):
-            return None
-        return shell.split(text)
+            or any(name in text for name in shell.writers_below)
+        )
 
     def _bind_shell(self) -> ShellSupport:
         from .shell_files import shell_support  # shell calls only
@@ -571,7 +575,9 @@ class DecisionEngine:
         if command.too_many_words:
             found.append((Candidate(BOUNDARY, TOO_MANY_WORDS), None))
         plain = command.plain
-        if plain is not None and not (plain.redirects or plain.arguments or command.written):
+        if plain is not None and not (
+            plain.redirects or plain.arguments or command.written or command.written_below
+        ):
             return found
         support = self._shell or self._bind_shell()
         context = shell.context
@@ -582,6 +588,7 @@ class DecisionEngine:
         accesses = [*support.accesses(plain, folder)] if plain is not None else []
         accesses += support.written(command.written, folder)
         accesses += support.named(command.maybe_written, folder)
+        accesses += support.below(command.written_below, folder)
         # Globs expand in the folder the line runs in; a memo serves the workspace root only.
         memo = None if context.cwd else self._accesses
         targets: dict[str, str | None] = {}  # each path resolved once: its read, its write
@@ -611,7 +618,11 @@ class DecisionEngine:
         found: list[tuple[Candidate, str | None]] = []
         resolved: str | None = None
         if access.effect is Effect.WRITE and not access.redirect:
-            return self._argument_write(file, self._target(file, support, targets))
+            resolved = self._target(file, support, targets)
+            if resolved is None and access.below and access.below[0]:
+                # a folder outside that holds the workspace holds everything in it
+                resolved = "" if self._holds_workspace(file.path or "", support) else None
+            return self._argument_write(file, resolved, access.below)
         if access.effect is Effect.WRITE:
             denied, resolved = boundary_candidate(file, self._disk_boundary(), self._protected)
             if denied is not None:
@@ -645,11 +656,16 @@ class DecisionEngine:
             targets[path] = self._read_target(path, support.real_path)
         return targets[path]
 
-    def _argument_write(self, file: PermissionRequest, resolved: str | None) -> _AccessCandidates:
+    def _argument_write(
+        self, file: PermissionRequest, resolved: str | None, below: tuple[bool] | tuple[()]
+    ) -> _AccessCandidates:
         """A file a program may write through an argument: the protected set decides it as
         written and as ``resolved``, the file it resolves to on disk now (the walk its read
         makes), and so do the write path rules; one outside the workspace is left to its
-        read (which asks: the argument may be only a source)."""
+        read (which asks: the argument may be only a source). A folder its program may write
+        anything below (``below``: ``(whole,)``) is refused when it holds an entry of the
+        protected set, the workspace itself (or a folder outside that holds it, ``rm -rf
+        ..``) only when ``whole``."""
         if resolved is None:
             return ()
         path = file.path or ""
@@ -658,7 +674,10 @@ class DecisionEngine:
         except WorkspacePathError:
             written = None  # absolute or leaving as written: the resolved file tells
         for candidate in dict.fromkeys((written, resolved)):
-            denied = protected_write(self._protected, candidate) if candidate else None
+            if candidate is None or (candidate == "" and not (below and below[0])):
+                continue
+            protected = protected_below if below else protected_write
+            denied = protected(self._protected, candidate)
             if denied is not None:
                 return ((Candidate(BOUNDARY, denied), None),)
         view = self._policy.rule_index.rules_for("write_file")
@@ -669,6 +688,17 @@ class DecisionEngine:
             for rule, decision in self._rule_hits(file, view, resolved, None)[0]
             if rule.paths is not None and decision.behavior >= Behavior.ASK
         )
+
+    def _holds_workspace(self, path: str, support: ShellSupport) -> bool:
+        """Whether the folder a line names as ``path`` is, on disk now, a folder above the
+        workspace."""
+        root = self._boundary.root
+        full = path if path.startswith("/") else f"{root}/{path}"
+        try:
+            folder = support.real_path(full).rstrip("/")
+        except (OSError, ValueError):
+            return False
+        return root.startswith(f"{folder}/")
 
     def _folder_candidates(
         self,

@@ -36,6 +36,7 @@ __all__ = [
     "UNRESOLVABLE_PATH",
     "boundary_candidate",
     "escalation_candidate",
+    "protected_below",
     "protected_write",
     "rule_candidates",
     "sandbox_candidate",
@@ -99,6 +100,13 @@ def boundary_candidate(
 def protected_write(protected: ProtectedSet, relative: str) -> Decision | None:
     """The deny of a write to the workspace-relative ``relative`` when it is protected."""
     reason = protected.refusal(relative)
+    return None if reason is None else _PROTECTED_WRITES[reason]
+
+
+def protected_below(protected: ProtectedSet, folder: str) -> Decision | None:
+    """The deny of a write to anything below the workspace-relative ``folder`` when that
+    may touch the protected set (``ProtectedSet.held_below``)."""
+    reason = protected.held_below(folder)
     return None if reason is None else _PROTECTED_WRITES[reason]
 
 

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from ..compile.commands import CommandLine, split_command_line
 from ..compile.index import RuleIndex
 from ..compile.plain_subset import PlainLine
+from ..compile.program_table import WRITES_BELOW
 from ..compile.redirect_scan import WrittenTarget
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
@@ -33,6 +34,7 @@ __all__ = [
     "SINKS",
     "FileAccess",
     "ShellSupport",
+    "below_writes",
     "file_accesses",
     "file_request",
     "files_ruled",
@@ -62,12 +64,17 @@ class FileAccess(NamedTuple):
     redirect: bool
     unchecked: bool = False
     listed: bool = False
+    below: tuple[bool] | tuple[()] = ()
+    """For a folder its program may write anything below (``CommandLine.written_below``):
+    ``(whole,)``, whether even when it is the folder the line runs in; else empty."""
 
     def describe(self) -> str:
         """``redirection '> out.txt'``, ``argument '~/.ssh'`` or ``argument 'f' (may be
         written)``, for explanations."""
         if self.redirect:
             return f"redirection '{'<' if self.effect is Effect.READ else '>'} {self.path}'"
+        if self.below:
+            return f"argument '{self.path}' (anything below it may be written)"
         if self.effect is Effect.WRITE:
             return f"argument '{self.path}' (may be written)"
         return f"argument '{self.path}'"
@@ -81,9 +88,11 @@ class ShellSupport(NamedTuple):
     accesses: Callable[[PlainLine, str], Iterator[FileAccess]]
     written: Callable[[Iterable[WrittenTarget], str], Iterator[FileAccess]]
     named: Callable[[Iterable[str], str], Iterator[FileAccess]]
+    below: Callable[[Iterable[tuple[str, bool]], str], Iterator[FileAccess]]
     request: Callable[[FileAccess, ToolContext], PermissionRequest]
     real_path: Callable[[str], str]
     files_ruled: bool
+    writers_below: frozenset[str]
 
 
 def shell_support(index: RuleIndex) -> ShellSupport:
@@ -93,9 +102,11 @@ def shell_support(index: RuleIndex) -> ShellSupport:
         file_accesses,
         written_accesses,
         named_writes,
+        below_writes,
         file_request,
         real_path,
         files_ruled(index),
+        WRITES_BELOW,
     )
 
 
@@ -154,6 +165,15 @@ def named_writes(paths: Iterable[str], workspace: str) -> Iterator[FileAccess]:
             # bash's negated class ``[^...]`` is Python's ``[!...]``: both readings
             for pattern in dict.fromkeys((path, path.replace("[^", "[!"))):
                 yield from _expanded(Effect.WRITE, pattern, False, workspace, False)
+
+
+def below_writes(folders: Iterable[tuple[str, bool]], workspace: str) -> Iterator[FileAccess]:
+    """The folders a line's programs may write anything below (``CommandLine.written_below``),
+    as argument writes: each as written, and a glob also as every file it matches in
+    ``workspace`` now."""
+    for path, whole in folders:
+        for access in named_writes((path,), workspace):
+            yield access._replace(below=(whole,))
 
 
 def _expanded(

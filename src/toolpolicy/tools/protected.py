@@ -110,6 +110,20 @@ class ProtectedSet(NamedTuple):
                 return entry.reason
         return None
 
+    def held_below(self, folder: str) -> str | None:
+        """The reason writing anything below the workspace-relative ``folder`` (``""``: the
+        workspace) is refused: the folder is protected or inside an entry, or it holds one
+        (``.git`` in the workspace, ``.claude`` holding its ``settings.json``). An entry
+        that also covers folders of its name below (``.git``) counts where it is fixed."""
+        reason = self.refusal(folder)
+        if reason is not None:
+            return reason
+        prefix = f"{folder.casefold()}/" if folder else ""
+        for entry in self.entries:
+            if entry.path.casefold().startswith(prefix):
+                return entry.reason
+        return None
+
     def anchors(self) -> tuple[str, ...]:
         """The folders above each entry, inside the workspace, outermost first: the sandbox
         makes each a mount point so that none can be renamed away and replaced."""
