@@ -159,3 +159,97 @@ def test_what_writes_below_an_ordinary_folder_stays_open(tmp_path: Path) -> None
         "mv tpl/a.txt .",
     ):
         assert policy.check("shell", {"command": line}).behavior is Behavior.ALLOW, line
+
+
+GIT_CONFIG_LINES = [
+    "git config core.hooksPath /tmp/hooks",
+    "git config core.fsmonitor 'touch pwned'",
+    "git config --add alias.x '!sh -c true'",
+    "git config --local --unset core.bare",
+    "git -c user.name=x config core.pager 'sh -c true'",
+    "git -C . config credential.helper '!true'",
+    "sh -c 'git config core.hooksPath /tmp/hooks'",
+    "git config core.bare",
+    "git config --get core.bare",
+    "git config -l",
+]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("line", GIT_CONFIG_LINES)
+def test_git_config_that_writes_the_repository_file_is_denied(tmp_path: Path, line: str) -> None:
+    """``core.hooksPath``, ``core.fsmonitor``, ``alias.x=!...``, ``core.pager`` and a
+    credential helper run any program at the user's next ``git commit``, outside every
+    sandbox: a ``git config`` that writes ``.git/config`` is a write into ``.git``. Run in a
+    real repository: whenever the line changed the file, it was denied; reads stay open."""
+    tree = Tree(tmp_path)
+    shutil.rmtree(tree.ws / ".git")
+    tree.bash("git init -q .")
+    config = tree.ws / ".git" / "config"
+    for policies in ([str(tree.policy)], []):
+        decision = load("P03", policies=policies, workspace=tree.ws).check(
+            "shell", {"command": line}
+        )
+        before = config.read_bytes()
+        tree.bash(line)
+        changed = config.read_bytes() != before
+        config.write_bytes(before)
+        assert changed == (decision.behavior is Behavior.DENY), (line, policies, decision)
+        if changed:
+            assert decision.reason == _GIT
+
+
+BLANKLESS_CODE = [
+    "python3 -c \"open('.git/config','w')\"",
+    "python3 -c \"open('.claude/settings.json','a').write('x')\"",
+    "python3 -c \"__import__('shutil').rmtree('.git')\"",
+    "python3 -c \"__import__('os').chmod('.git/config',0o777)\"",
+    "perl -e 'unlink(\".git/config\")'",
+]
+
+
+@pytest.mark.skipif(shutil.which("python3") is None, reason="needs python3")
+@pytest.mark.parametrize("line", BLANKLESS_CODE)
+def test_code_without_a_blank_is_read_for_the_files_it_names(tmp_path: Path, line: str) -> None:
+    """A word a program runs as code was scanned for files only when it held a blank: under
+    an allow for ``python3``, ``python3 -c "open('.git/config','w')"`` was allowed (and asked
+    under P03 alone). Every argument that is more than a path or an option is read as code
+    now; run in real bash, each line changes the protected set and is denied."""
+    tree = Tree(tmp_path)
+    tree.policy.write_text(
+        tree.policy.read_text() + POLICY_RULES.replace("sh]", "sh, python3, perl]")
+    )
+    for policies in ([str(tree.policy)], []):
+        decision = load("P03", policies=policies, workspace=tree.ws).check(
+            "shell", {"command": line}
+        )
+        assert decision.behavior is Behavior.DENY, (line, policies, decision)
+        assert decision.reason in (_GIT, _SETTINGS), (line, decision)
+    before = tree.protected_modes()
+    if shutil.which(line.split()[0]) is not None:
+        tree.bash(line)
+        assert tree.protected_modes() != before, line  # the line really writes it
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "copilot"])
+@pytest.mark.parametrize(
+    "line", ["tee g/config < src/a.txt", "truncate -s0 g/config", "sed -i s/core/x/ g/config"]
+)
+def test_the_hook_reads_every_line_so_a_planted_link_is_followed(
+    tmp_path: Path, agent: str, line: str
+) -> None:
+    """A link planted earlier (``g -> .git``, made by code at run time, which no text shows)
+    leads a line that names nothing protected into the protected set. In-process the line
+    only asks and ``toolpolicy run``'s sandbox keeps ``.git`` read-only; the hook's agent
+    runs it with no sandbox of ours, and Codex, Gemini and Copilot run every line that is
+    not denied: the hook reads every line, with or without rules."""
+    from .test_red16_deny_only_agents import BARE, _hook
+
+    tree = Tree(tmp_path)
+    tree.policy.write_text(BARE)
+    tree.env["GEMINI_PROJECT_DIR"] = str(tree.ws)
+    assert _hook(tree, agent, line) == _GIT
+    config = tree.ws / ".git" / "config"
+    before = config.read_bytes()
+    tree.bash(line)
+    assert config.read_bytes() != before  # what the agent runs unless the hook denies

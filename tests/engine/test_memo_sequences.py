@@ -104,13 +104,15 @@ def _selection(workspace: Path, name: str) -> ToolPolicy:
 
 
 def _physical(policy: ToolPolicy) -> DecisionEngine:
-    """The selection's rules behind a boundary that resolves paths on disk (the hook's)."""
+    """The selection's rules behind a boundary that resolves paths on disk, reading every
+    shell line (the hook's engine)."""
     engine = policy.engine
     return DecisionEngine(
         engine.policy,
         WorkspaceBoundary(engine.workspace),
         enforces=True,
         protected=engine.protected,
+        every_line=True,
     )
 
 

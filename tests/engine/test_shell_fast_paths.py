@@ -32,7 +32,7 @@ from toolpolicy.compile.plain_subset import (
     _Refused,
     recognise_plain,
 )
-from toolpolicy.compile.program_table import WRITES_BELOW
+from toolpolicy.compile.program_table import WRITES_BELOW_HINTS
 from toolpolicy.engine.evaluate import DecisionEngine, _inside
 from toolpolicy.engine.real_path import real_path
 from toolpolicy.engine.selection import ToolPolicy
@@ -99,7 +99,7 @@ def _reference_split(line: str) -> CommandLine:
 
 
 class _ReferenceEngine(DecisionEngine):
-    """The engine with a read resolved as it was: ``os.path.realpath`` of the joined path."""
+    """The engine with a path resolved as it was: ``os.path.realpath`` of the joined path."""
 
     def _read_target(self, path: str, real_path: Callable[[str], str]) -> str | None:
         root = self.workspace
@@ -107,6 +107,10 @@ class _ReferenceEngine(DecisionEngine):
             return _inside(root, os.path.realpath(os.path.join(root, path)))
         except (OSError, ValueError):
             return None
+
+    def _holds_workspace(self, path: str, support: ShellSupport) -> bool:
+        root = self.workspace
+        return root.startswith(os.path.realpath(os.path.join(root, path)).rstrip("/") + "/")
 
 
 def _unused_real_path(path: str) -> str:
@@ -129,7 +133,7 @@ def _reference_engine(engine: DecisionEngine) -> DecisionEngine:
         file_request,
         _unused_real_path,
         files_ruled(engine.policy.rule_index),
-        WRITES_BELOW,
+        WRITES_BELOW_HINTS,
     )
     return reference
 

@@ -13,7 +13,7 @@ Two readings, kept apart because they answer opposite questions:
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 
 from ..core.lean_typing import NamedTuple
@@ -26,7 +26,13 @@ from .command_patterns import (
     program_key,
 )
 from .command_scan import scan_runs
-from .plain_subset import MAX_PLAIN_LINE_LENGTH, NotPlain, PlainLine, recognise_plain
+from .plain_subset import (
+    MAX_PLAIN_LINE_LENGTH,
+    NotPlain,
+    PlainLine,
+    code_runs,
+    recognise_plain,
+)
 from .program_table import WRITES_BELOW, writes_below
 from .redirect_scan import WrittenTarget, scan_written
 
@@ -155,16 +161,25 @@ def beyond_plain(
 ) -> tuple[tuple[WrittenTarget, ...], tuple[str, ...], bool, tuple[tuple[str, bool], ...]]:
     """What ``line`` may write beyond its plain reading ``found``: ``CommandLine.written``,
     ``maybe_written``, ``too_many_words`` and ``written_below`` (see :class:`CommandLine`)."""
-    below = _written_below(runs)
     if isinstance(found, PlainLine):
+        below = _written_below(_words_and_code(found))
         return (_code_writes(found) if ">" in line else ()), (), False, below
+    below = _written_below(runs)
     written = scan_written(line) if ">" in line else ()
     braced, complete = brace_words(line) if "{" in line else ((), True)
     named = tuple(dict.fromkeys([*(word for run in runs for word in run), *braced]))
     return written, named, not complete, below
 
 
-def _written_below(runs: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, bool], ...]:
+def _words_and_code(line: PlainLine) -> Iterator[tuple[str, ...]]:
+    """The words of each command of a plain line, and the runs of the code in its words
+    (``plain_subset.code_runs``)."""
+    for command in line.commands:
+        yield command.words
+        yield from code_runs(command)
+
+
+def _written_below(runs: Iterable[tuple[str, ...]]) -> tuple[tuple[str, bool], ...]:
     """``CommandLine.written_below``: each word of a run that names a program writing below
     its folders starts a command there, whatever stands before it."""
     found: dict[tuple[str, bool], None] = {}

@@ -42,6 +42,7 @@ __all__ = [
     "PlainCommand",
     "PlainLine",
     "Redirect",
+    "code_runs",
     "recognise_plain",
 ]
 
@@ -453,12 +454,24 @@ def _maybe_written(commands: Iterable[PlainCommand]) -> tuple[str, ...]:
         if not reads_only(command.words):
             found.update(dict.fromkeys(_paths((command,))))
             _join_operands(command.words[1:], found)
-        for word in command.words[1:]:
-            if " " in word or "\t" in word or "\n" in word:
-                for run in scan_runs(word):
-                    found.update(dict.fromkeys(run))
-                    _join_operands(run, found)
+        for run in code_runs(command):
+            found.update(dict.fromkeys(run))
+            _join_operands(run, found)
     return tuple(found)
+
+
+def code_runs(command: PlainCommand) -> Iterator[tuple[str, ...]]:
+    """The runs of words (``command_scan.scan_runs``) of each argument of ``command`` that
+    is more than a path or an option: code a program may run (``sh -c 'rm -rf .'``,
+    ``rg --pre '...'``, ``python3 -c "open('.git/config','w')"``, which has no blank)."""
+    for word in command.words[1:]:
+        if _PATH_OR_OPTION.fullmatch(word) is None:
+            yield from scan_runs(word)
+
+
+_PATH_OR_OPTION = re.compile(r"[\w./@%+:=~-]*", re.ASCII)
+"""A word that reads the same as a run of words: nothing in it but a path's or an option's
+characters (a ``,`` may list paths: ``_carried`` reads those)."""
 
 
 def _join_operands(words: Sequence[str], found: dict[str, None]) -> None:

@@ -24,6 +24,8 @@ __all__ = [
     "RUNS_CODE",
     "SHELLS",
     "SHELL_BUILTINS",
+    "WRITES_BELOW",
+    "WRITES_BELOW_HINTS",
     "builtin_refusal",
     "lists_only",
     "reads_only",
@@ -191,8 +193,12 @@ _RECURSIVE_WORDS = frozenset({"--recursive", "--archive"})
 _TARGET_OPTIONS = frozenset({"-t", "--target-directory"})
 _FIND_LEADING = frozenset({"-H", "-L", "-P"})
 _FIND_DO = ("-D", "-O")  # debug options (-D takes a value) and the optimisation level
-WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv"})
+WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv", "git"})
 """The programs ``writes_below`` knows: a line naming none of them writes below no folder."""
+WRITES_BELOW_HINTS = frozenset({*WRITES_BELOW - {"git"}, "config"})
+"""Words one of which a line's text holds whenever ``writes_below`` finds a folder in it,
+if bash makes its words from the text as written (no quote, escape or expansion): ``git``
+writes below a folder only for ``config``."""
 
 
 def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
@@ -208,13 +214,18 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
     * ``cp -r``/``-R``/``-a``: its destination, whole when a folder's contents are copied
       (a source ``src/.``, ``-T``); ``mv``: its destination. Otherwise not whole: a
       destination that does not exist becomes the copy (``cp -r tpl .claude`` may make a
-      ``.claude/settings.json``), but the folder the line runs in always exists.
+      ``.claude/settings.json``), but the folder the line runs in always exists;
+    * ``git config`` that sets, adds, removes or edits (not ``--get``, ``--list``, nor one
+      name alone) in the repository's own file: its ``.git`` (``core.hooksPath`` or
+      ``core.fsmonitor`` there run any program at the next ``git commit``).
     """
     program = words[0].rsplit("/", 1)[-1]
     if program == "find":
         if _FIND_BELOW.isdisjoint(words):
             return ()
         return tuple((start, True) for start in _find_starts(words))
+    if program == "git":
+        return _git_config_writes(words)
     letters = _RECURSIVE_LETTERS.get(program)
     if letters is None and program != "mv":
         return ()
@@ -256,6 +267,42 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
         )
     )
     return ((destination, contents),)
+
+
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
+_CONFIG_READS = frozenset(
+    {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool",
+     "--list", "-l", "--show-origin", "--show-scope", "--name-only"}
+)  # fmt: skip
+_CONFIG_ELSEWHERE = frozenset({"--global", "--system", "--file", "-f", "--blob"})
+
+
+def _git_config_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
+    """``writes_below`` for ``git``: the ``.git`` a ``git config`` writes."""
+    folder = ""
+    git_dir: str | None = None
+    index = 1
+    while index < len(words) and words[index].startswith("-"):
+        name, equals, value = words[index].partition("=")
+        if name in _GIT_VALUED and not equals:
+            value, index = (words[index + 1] if index + 1 < len(words) else ""), index + 1
+        if name == "-C":
+            folder = f"{folder}/{value}" if folder and not value.startswith("/") else value
+        elif name == "--git-dir":
+            git_dir = value
+        index += 1
+    if words[index : index + 1] != ("config",):
+        return ()
+    rest = words[index + 1 :]
+    options = {w.partition("=")[0] for w in rest if w.startswith("-")}
+    named = [w for w in rest if not w.startswith("-")]
+    if not _CONFIG_READS.isdisjoint(options) or not _CONFIG_ELSEWHERE.isdisjoint(options):
+        return ()
+    if len(named) < 2 and options <= {"--local", "--worktree", "--type", "--bool", "--int"}:
+        return ()  # ``git config user.name``: a read
+    if git_dir is None:
+        git_dir = f"{folder.rstrip('/')}/.git" if folder else ".git"
+    return ((git_dir, True),)
 
 
 def _find_starts(words: tuple[str, ...]) -> list[str]:

@@ -110,8 +110,9 @@ def default_decision(tool: str, effect: Effect, behavior: Behavior) -> Decision:
     return _DEFAULTS[(effect, behavior)]
 
 
-_GLOB_CHARS = frozenset("*?[{")
-"""Characters that make a word name other files than it spells: a glob, a brace."""
+_SHAPING_CHARS = frozenset("*?[{'\"\\$`")
+"""Characters from which bash makes words other than the text's own: globs and braces
+(``cp x .gi?/config``), quotes, escapes and expansions (``r\\m -rf .``)."""
 
 
 class Candidate(NamedTuple):
@@ -181,6 +182,7 @@ class DecisionEngine:
         "_by_text",
         "_disk",
         "_enforces",
+        "_every_line",
         "_lexical",
         "_policy",
         "_protected",
@@ -196,8 +198,11 @@ class DecisionEngine:
         *,
         enforces: bool,
         protected: ProtectedSet = FIXED_PROTECTED,
+        every_line: bool = False,
     ) -> None:
         self._policy = policy
+        # Read every shell line for its files (the hook: ``_reads_line``).
+        self._every_line = every_line
         self._boundary = boundary
         # The boundary a shell line's files are decided with: bash opens them, no check at
         # the open follows, so they are resolved on disk (``_disk_boundary``).
@@ -542,17 +547,29 @@ class DecisionEngine:
     def _reads_line(self, text: object, bucket: RuleView) -> bool:
         """Whether the shell line ``text`` is read (``_command``), so that its decision
         depends on its words: the one test both for reading it and for answering it from
-        the memo of decisions that cannot depend on the arguments (``evaluate``)."""
+        the memo of decisions that cannot depend on the arguments (``evaluate``).
+
+        With ``every_line`` (the hook, whose agent runs the line with no sandbox of ours)
+        every line is read: a link planted earlier can lead any word into the protected set
+        (``tee g/config < x`` with ``g -> .git``). Otherwise (``check``, the gate, whose
+        ``toolpolicy run`` sandbox keeps the protected set read-only whatever a human
+        approves, and the diff, which reports ``check``'s decisions), without rules that
+        look at it, a line is read when it may write a file (a ``>``), names the protected
+        set, holds a glob or brace character or names a program that writes below its
+        folders: tests on the text, which spells the words bash makes only when nothing in
+        it is quoted, escaped or expanded. So a line with a quote, a backslash, a ``$`` or
+        a backquote is read too (``r\\m -rf .``: ``_SHAPING_CHARS``)."""
         if not isinstance(text, str):
             return False
         shell = self._shell or self._bind_shell()
         return (
-            shell.files_ruled
+            self._every_line
+            or shell.files_ruled
             or bucket.has_command_rules
             or ">" in text
+            or not _SHAPING_CHARS.isdisjoint(text)
             or self._protected.named_in(text)
-            or not _GLOB_CHARS.isdisjoint(text)
-            or any(name in text for name in shell.writers_below)
+            or any(name in text for name in shell.below_hints)
         )
 
     def _bind_shell(self) -> ShellSupport:

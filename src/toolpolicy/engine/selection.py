@@ -494,11 +494,12 @@ def assemble(
     pydantic or jsonschema here.
 
     ``enforce_boundary`` installs the workspace boundary and the rules whatever the profile,
-    and resolves paths physically (symlinks followed) before deciding: the hook needs it,
-    because there the agent's own tools run the call, not our handlers with their own path
-    checks. Otherwise the engine decides on the path's text (``LexicalBoundary``) and the
-    file tools enforce at the open; ``resolve_links`` resolves physically all the same (the
-    ``diff`` probes a symlink escape on both sides).
+    resolves paths physically (symlinks followed) before deciding and reads every shell line
+    for its files: the hook needs it, because there the agent's own tools run the call, not
+    our handlers with their own path checks, nor our sandbox. Otherwise the engine decides
+    on the path's text (``LexicalBoundary``) and the file tools enforce at the open;
+    ``resolve_links`` resolves physically all the same (the ``diff`` probes a symlink
+    escape on both sides).
 
     The protected set (``ProtectedSet``) is computed here, once per selection, from every
     document in use (profile, layers, preset table) that lies inside the workspace; the
@@ -527,6 +528,7 @@ def assemble(
             boundary,
             enforces=enforces,
             protected=ProtectedSet.for_workspace(boundary.root, found.documents),
+            every_line=enforce_boundary,
         ),
         tools=tools,
     ).with_knobs(preset, sandbox, approval)

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from ..compile.commands import CommandLine, split_command_line
 from ..compile.index import RuleIndex
 from ..compile.plain_subset import PlainLine
-from ..compile.program_table import WRITES_BELOW
+from ..compile.program_table import WRITES_BELOW_HINTS
 from ..compile.redirect_scan import WrittenTarget
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
@@ -92,7 +92,7 @@ class ShellSupport(NamedTuple):
     request: Callable[[FileAccess, ToolContext], PermissionRequest]
     real_path: Callable[[str], str]
     files_ruled: bool
-    writers_below: frozenset[str]
+    below_hints: frozenset[str]
 
 
 def shell_support(index: RuleIndex) -> ShellSupport:
@@ -106,7 +106,7 @@ def shell_support(index: RuleIndex) -> ShellSupport:
         file_request,
         real_path,
         files_ruled(index),
-        WRITES_BELOW,
+        WRITES_BELOW_HINTS,
     )
 
 
