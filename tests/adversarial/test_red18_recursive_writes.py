@@ -162,6 +162,9 @@ def test_what_writes_below_an_ordinary_folder_stays_open(tmp_path: Path) -> None
 
 
 GIT_CONFIG_LINES = [
+    "git init -q --template=../tpl",
+    "git init -q --template ../tpl .",
+    "git init -q",
     "git config core.hooksPath /tmp/hooks",
     "git config core.fsmonitor 'touch pwned'",
     "git config --add alias.x '!sh -c true'",
@@ -178,13 +181,20 @@ GIT_CONFIG_LINES = [
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 @pytest.mark.parametrize("line", GIT_CONFIG_LINES)
 def test_git_config_that_writes_the_repository_file_is_denied(tmp_path: Path, line: str) -> None:
-    """``core.hooksPath``, ``core.fsmonitor``, ``alias.x=!...``, ``core.pager`` and a
-    credential helper run any program at the user's next ``git commit``, outside every
-    sandbox: a ``git config`` that writes ``.git/config`` is a write into ``.git``. Run in a
-    real repository: whenever the line changed the file, it was denied; reads stay open."""
+    """``core.hooksPath``, ``core.fsmonitor``, ``alias.x=!...``, ``core.pager``, a credential
+    helper and a hook copied from ``git init --template`` run any program at the user's
+    next ``git commit``, outside every sandbox: a ``git config`` that writes ``.git/config``
+    and a ``git init`` that seeds ``.git`` write into ``.git``. Run in a real repository:
+    whenever the line changed the file or planted the hook, it was denied; the rest stays
+    open."""
     tree = Tree(tmp_path)
     shutil.rmtree(tree.ws / ".git")
     tree.bash("git init -q .")
+    hook = tree.ws.parent / "tpl" / "hooks" / "pre-commit"  # a template with a live hook
+    hook.parent.mkdir(parents=True)
+    hook.write_text("#!/bin/sh\ntouch pwned\n")
+    hook.chmod(0o755)
+    planted = tree.ws / ".git" / "hooks" / "pre-commit"
     config = tree.ws / ".git" / "config"
     for policies in ([str(tree.policy)], []):
         decision = load("P03", policies=policies, workspace=tree.ws).check(
@@ -192,8 +202,9 @@ def test_git_config_that_writes_the_repository_file_is_denied(tmp_path: Path, li
         )
         before = config.read_bytes()
         tree.bash(line)
-        changed = config.read_bytes() != before
+        changed = config.read_bytes() != before or planted.exists()
         config.write_bytes(before)
+        planted.unlink(missing_ok=True)
         assert changed == (decision.behavior is Behavior.DENY), (line, policies, decision)
         if changed:
             assert decision.reason == _GIT

@@ -49,6 +49,15 @@ from toolpolicy.compile.program_table import WRITES_BELOW_HINTS, writes_below
         ("git config -l", ()),
         ("git config --global user.name x", ()),
         ("git commit -m x", ()),
+        ("git init", ()),
+        ("git init --template=tpl", (("./.git", True),)),
+        ("git init --template tpl", (("tpl/.git", True), ("./.git", True))),
+        ("git -C sub init --template=tpl", (("sub/./.git", True),)),
+        ("git clone https://x/y", ()),
+        (
+            "git clone --template=tpl u d",
+            (("u/.git", True), ("d/.git", True), ("./.git", True)),
+        ),
         ("ls -R .", ()),
     ],
 )
@@ -76,7 +85,7 @@ def test_a_writer_is_found_wherever_it_stands_in_the_line(line: str) -> None:
 _WORD = st.sampled_from(
     ["rm", "-rf", "-R", ".", "src", "--", "find", "-delete", "cp", "mv", "x", "sudo", "sh",
      "-c", "'rm -rf .'", "git", "config", "a.b", "chmod", "/usr/bin/rm", "&", ";", "$X",
-     "--get", "-C", "sub", "--global"]
+     "--get", "-C", "sub", "--global", "init", "clone", "--template=t", "--config"]
 )  # fmt: skip
 
 

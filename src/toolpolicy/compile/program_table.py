@@ -195,10 +195,10 @@ _FIND_LEADING = frozenset({"-H", "-L", "-P"})
 _FIND_DO = ("-D", "-O")  # debug options (-D takes a value) and the optimisation level
 WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv", "git"})
 """The programs ``writes_below`` knows: a line naming none of them writes below no folder."""
-WRITES_BELOW_HINTS = frozenset({*WRITES_BELOW - {"git"}, "config"})
+WRITES_BELOW_HINTS = frozenset({*WRITES_BELOW - {"git"}, "config", "init", "clone"})
 """Words one of which a line's text holds whenever ``writes_below`` finds a folder in it,
 if bash makes its words from the text as written (no quote, escape or expansion): ``git``
-writes below a folder only for ``config``."""
+writes below a folder only for ``config``, ``init`` and ``clone``."""
 
 
 def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
@@ -217,7 +217,9 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
       ``.claude/settings.json``), but the folder the line runs in always exists;
     * ``git config`` that sets, adds, removes or edits (not ``--get``, ``--list``, nor one
       name alone) in the repository's own file: its ``.git`` (``core.hooksPath`` or
-      ``core.fsmonitor`` there run any program at the next ``git commit``).
+      ``core.fsmonitor`` there run any program at the next ``git commit``); ``git init``
+      and ``git clone`` with a template or configuration (``--template``, ``-c``): the
+      ``.git`` they fill (a template's hooks run at the next commit).
     """
     program = words[0].rsplit("/", 1)[-1]
     if program == "find":
@@ -225,7 +227,7 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
             return ()
         return tuple((start, True) for start in _find_starts(words))
     if program == "git":
-        return _git_config_writes(words)
+        return _git_writes(words)
     letters = _RECURSIVE_LETTERS.get(program)
     if letters is None and program != "mv":
         return ()
@@ -275,10 +277,12 @@ _CONFIG_READS = frozenset(
      "--list", "-l", "--show-origin", "--show-scope", "--name-only"}
 )  # fmt: skip
 _CONFIG_ELSEWHERE = frozenset({"--global", "--system", "--file", "-f", "--blob"})
+_SEEDED = frozenset({"--template", "-c", "--config", "--separate-git-dir"})
 
 
-def _git_config_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
-    """``writes_below`` for ``git``: the ``.git`` a ``git config`` writes."""
+def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
+    """``writes_below`` for ``git``: the ``.git`` a ``git config`` writes, or that ``git init``
+    or ``git clone`` fills from a template or configures (``--template``, ``-c``)."""
     folder = ""
     git_dir: str | None = None
     index = 1
@@ -291,18 +295,28 @@ def _git_config_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
         elif name == "--git-dir":
             git_dir = value
         index += 1
-    if words[index : index + 1] != ("config",):
-        return ()
-    rest = words[index + 1 :]
+    subcommand, rest = words[index : index + 1], words[index + 1 :]
     options = {w.partition("=")[0] for w in rest if w.startswith("-")}
     named = [w for w in rest if not w.startswith("-")]
-    if not _CONFIG_READS.isdisjoint(options) or not _CONFIG_ELSEWHERE.isdisjoint(options):
+    if subcommand == ("config",):
+        if not _CONFIG_READS.isdisjoint(options) or not _CONFIG_ELSEWHERE.isdisjoint(options):
+            return ()
+        if len(named) < 2 and options <= {"--local", "--worktree", "--type", "--bool", "--int"}:
+            return ()  # ``git config user.name``: a read
+    elif subcommand in (("init",), ("clone",)):
+        if _SEEDED.isdisjoint(options):
+            return ()  # the default template holds only samples
+        # the folder it fills: an operand, or the folder it runs in (a value of an option
+        # may stand where the operand does: every one counts)
+        return tuple((_below(folder, f"{target}/.git"), True) for target in (*named, "."))
+    else:
         return ()
-    if len(named) < 2 and options <= {"--local", "--worktree", "--type", "--bool", "--int"}:
-        return ()  # ``git config user.name``: a read
-    if git_dir is None:
-        git_dir = f"{folder.rstrip('/')}/.git" if folder else ".git"
-    return ((git_dir, True),)
+    return ((git_dir if git_dir is not None else _below(folder, ".git"), True),)
+
+
+def _below(folder: str, path: str) -> str:
+    """``path`` as seen from the folder ``git -C`` names (``""``: the one it runs in)."""
+    return path if path.startswith("/") or not folder else f"{folder.rstrip('/')}/{path}"
 
 
 def _find_starts(words: tuple[str, ...]) -> list[str]:
