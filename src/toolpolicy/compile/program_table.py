@@ -157,8 +157,7 @@ _READERS = frozenset(
      *_GREPS, *_RECURSIVE_SEARCHERS}
 )  # fmt: skip
 """Programs that write no file they are given (their output goes to standard output)."""
-_FIND_BELOW = _FIND_READS | {"-delete"}  # actions that remove or run on what find walks
-_FIND_WRITES = _FIND_BELOW | {"-fprint", "-fprint0", "-fprintf", "-fls"}
+_FIND_WRITES = _FIND_READS | {"-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
 _GIT_READS = frozenset(
     {"status", "log", "diff", "show", "grep", "ls-files", "ls-tree", "blame", "rev-parse",
      "cat-file", "describe", "shortlog"}
@@ -207,8 +206,9 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
 
     * ``rm -r`` (``-R``, ``--recursive``, in a cluster such as ``-rf``) and ``chmod``,
       ``chown``, ``chgrp``, ``chattr``, ``setfacl`` with ``-R``: every operand, whole;
-    * ``find`` with an action that deletes or runs on what it walks (``-delete``,
-      ``-exec``): every start point (``.`` when it names none), whole;
+    * ``find`` with ``-delete``, or an ``-exec``-like action running a command that does
+      not only read (``-exec sed -i``, ``-exec sh -c``; not ``-exec grep``): every start
+      point (``.`` when it names none), whole;
     * ``rsync -r``/``-a``: its destination, whole (``--delete`` empties it, the source's
       tree lands in it);
     * ``cp -r``/``-R``/``-a``: its destination, whole when a folder's contents are copied
@@ -223,7 +223,7 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
     """
     program = words[0].rsplit("/", 1)[-1]
     if program == "find":
-        if _FIND_BELOW.isdisjoint(words):
+        if not _find_changes(words):
             return ()
         return tuple((start, True) for start in _find_starts(words))
     if program == "git":
@@ -317,6 +317,23 @@ def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
 def _below(folder: str, path: str) -> str:
     """``path`` as seen from the folder ``git -C`` names (``""``: the one it runs in)."""
     return path if path.startswith("/") or not folder else f"{folder.rstrip('/')}/{path}"
+
+
+def _find_changes(words: tuple[str, ...]) -> bool:
+    """Whether ``find`` may change what it walks: ``-delete``, or an ``-exec``-like action
+    whose command is not one that only reads (``-exec grep -l x {} +`` reads)."""
+    if "-delete" in words:
+        return True
+    for index, word in enumerate(words):
+        if word in _FIND_READS:
+            command: list[str] = []
+            for following in words[index + 1 :]:
+                if following in (";", "+"):
+                    break
+                command.append(following)
+            if not command or not reads_only(tuple(command)):
+                return True
+    return False
 
 
 def _find_starts(words: tuple[str, ...]) -> list[str]:
