@@ -264,3 +264,70 @@ def test_the_hook_reads_every_line_so_a_planted_link_is_followed(
     before = config.read_bytes()
     tree.bash(line)
     assert config.read_bytes() != before  # what the agent runs unless the hook denies
+
+
+EXTRACTIONS = [
+    "tar xf evil.tar",
+    "tar -xf evil.tar -C .",
+    "tar --extract --file=evil.tar",
+    "unzip -o -q evil.zip",
+    "patch -p1 -s -i evil.diff",
+    "patch -p1 -s < evil.diff",
+    "sh -c 'tar xf evil.tar'",
+    "tar xf evil.tar -C vendor",
+    "unzip -o -q evil.zip -d vendor",
+    "tar tf evil.tar",
+    "unzip -l evil.zip",
+    "patch --dry-run -p1 -s -i evil.diff",
+]
+
+
+def _archives(ws: Path) -> None:
+    """``evil.tar``, ``evil.zip`` and ``evil.diff``, each writing an executable
+    ``.git/hooks/pre-commit`` where it is extracted or applied."""
+    import io
+    import tarfile
+    import zipfile
+
+    body = b"#!/bin/sh\ntouch pwned\n"
+    with tarfile.open(ws / "evil.tar", "w") as archive:
+        member = tarfile.TarInfo(".git/hooks/pre-commit")
+        member.size, member.mode = len(body), 0o755
+        archive.addfile(member, io.BytesIO(body))
+    with zipfile.ZipFile(ws / "evil.zip", "w") as archive:
+        archive.writestr(".git/hooks/pre-commit", body)
+    (ws / "evil.diff").write_text(
+        "diff --git a/.git/hooks/pre-commit b/.git/hooks/pre-commit\nnew file mode 100755\n"
+        "--- /dev/null\n+++ b/.git/hooks/pre-commit\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+touch pwned\n"
+    )
+    (ws / "vendor").mkdir()
+
+
+@pytest.mark.skipif(shutil.which("tar") is None, reason="needs tar")
+@pytest.mark.parametrize("line", EXTRACTIONS)
+def test_an_archive_or_patch_that_writes_the_protected_set_is_denied(
+    tmp_path: Path, line: str
+) -> None:
+    """The archive or the patch names the files, not the line: under an allow for ``tar``,
+    ``unzip`` or ``patch``, extracting ``.git/hooks/pre-commit`` into the workspace (a hook
+    that runs at the user's next commit) was allowed. Extracting into a folder that holds
+    nothing protected, listing and a dry run stay open."""
+    tree = Tree(tmp_path)
+    _archives(tree.ws)
+    rules = POLICY_RULES.replace("sh]", "sh, tar, unzip, patch]")
+    tree.policy.write_text(tree.policy.read_text() + rules)
+    hook = tree.ws / ".git" / "hooks" / "pre-commit"
+    for policies in ([str(tree.policy)], []):
+        decision = load("P03", policies=policies, workspace=tree.ws).check(
+            "shell", {"command": line}
+        )
+        if shutil.which(line.split()[0]) is None:
+            continue
+        tree.bash(line)
+        planted = hook.exists()
+        hook.unlink(missing_ok=True)
+        assert planted == (decision.behavior is Behavior.DENY), (line, policies, decision)
+        if planted:
+            assert decision.reason == _GIT
+        elif policies:
+            assert decision.behavior is Behavior.ALLOW, (line, decision)

@@ -62,6 +62,22 @@ from toolpolicy.compile.program_table import WRITES_BELOW_HINTS, writes_below
             (("u/.git", True), ("d/.git", True), ("./.git", True)),
         ),
         ("ls -R .", ()),
+        ("tar xf a.tar", ((".", True),)),
+        ("tar -xzf a.tgz -C vendor", (("vendor", True),)),
+        ("tar --extract --file=a.tar --directory=v", (("v", True),)),
+        ("tar cf a.tar src", ()),
+        ("tar -tf a.tar", ()),
+        ("unzip a.zip", ((".", True),)),
+        ("unzip a.zip -d out", (("out", True),)),
+        ("unzip -l a.zip", ()),
+        ("7z x a.7z -oout", (("out", True),)),
+        ("7z l a.7z", ()),
+        ("cpio -idv", ((".", True),)),
+        ("pax -r", ((".", True),)),
+        ("patch -p1 -i x.diff", ((".", True),)),
+        ("patch -d sub -p1", (("sub", True),)),
+        ("patch --dry-run -p1", ()),
+        ("patch -o out.c a.c x.diff", ()),
     ],
 )
 def test_what_each_command_may_write_below(
@@ -88,7 +104,8 @@ def test_a_writer_is_found_wherever_it_stands_in_the_line(line: str) -> None:
 _WORD = st.sampled_from(
     ["rm", "-rf", "-R", ".", "src", "--", "find", "-delete", "cp", "mv", "x", "sudo", "sh",
      "-c", "'rm -rf .'", "git", "config", "a.b", "chmod", "/usr/bin/rm", "&", ";", "$X",
-     "--get", "-C", "sub", "--global", "init", "clone", "--template=t", "--config"]
+     "--get", "-C", "sub", "--global", "init", "clone", "--template=t", "--config", "tar",
+     "xf", "-d", "unzip", "patch", "-p1", "7z", "x"]
 )  # fmt: skip
 
 

@@ -17,6 +17,7 @@ A deny needs neither table: it finds its program anywhere in the line
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
 
 __all__ = [
@@ -192,12 +193,6 @@ _RECURSIVE_WORDS = frozenset({"--recursive", "--archive"})
 _TARGET_OPTIONS = frozenset({"-t", "--target-directory"})
 _FIND_LEADING = frozenset({"-H", "-L", "-P"})
 _FIND_DO = ("-D", "-O")  # debug options (-D takes a value) and the optimisation level
-WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv", "git"})
-"""The programs ``writes_below`` knows: a line naming none of them writes below no folder."""
-WRITES_BELOW_HINTS = frozenset({*WRITES_BELOW - {"git"}, "config", "init", "clone"})
-"""Words one of which a line's text holds whenever ``writes_below`` finds a folder in it,
-if bash makes its words from the text as written (no quote, escape or expansion): ``git``
-writes below a folder only for ``config``, ``init`` and ``clone``."""
 
 
 def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
@@ -215,6 +210,10 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
       (a source ``src/.``, ``-T``); ``mv``: its destination. Otherwise not whole: a
       destination that does not exist becomes the copy (``cp -r tpl .claude`` may make a
       ``.claude/settings.json``), but the folder the line runs in always exists;
+    * an archive extracted or a patch applied (``tar x``, ``unzip``, ``7z x``, ``cpio -i``,
+      ``pax -r``, ``patch``): the folder it writes into (``-C``, ``-d``, ``-o``; the one
+      the line runs in by default), whole: the archive or the patch names the files
+      (``.git/hooks/pre-commit``), not the line;
     * ``git config`` that sets, adds, removes or edits (not ``--get``, ``--list``, nor one
       name alone) in the repository's own file: its ``.git`` (``core.hooksPath`` or
       ``core.fsmonitor`` there run any program at the next ``git commit``); ``git init``
@@ -228,6 +227,8 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
         return tuple((start, True) for start in _find_starts(words))
     if program == "git":
         return _git_writes(words)
+    if program in _EXTRACTORS:
+        return tuple((folder, True) for folder in _EXTRACTORS[program](words[1:]))
     letters = _RECURSIVE_LETTERS.get(program)
     if letters is None and program != "mv":
         return ()
@@ -317,6 +318,84 @@ def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
 def _below(folder: str, path: str) -> str:
     """``path`` as seen from the folder ``git -C`` names (``""``: the one it runs in)."""
     return path if path.startswith("/") or not folder else f"{folder.rstrip('/')}/{path}"
+
+
+def _valued(arguments: tuple[str, ...], short: str, long: str) -> list[str]:
+    """Every value of the option ``short`` (``-C DIR``, ``-CDIR``) or ``long``
+    (``--directory=DIR``, ``--directory DIR``) in ``arguments``."""
+    found: list[str] = []
+    for index, word in enumerate(arguments):
+        following = arguments[index + 1] if index + 1 < len(arguments) else ""
+        name, equals, value = word.partition("=")
+        if word == short or (name == long and not equals):
+            found.append(following)
+        elif name == long:
+            found.append(value)
+        elif word.startswith(short) and not word.startswith("--"):
+            found.append(word[len(short) :])
+    return found
+
+
+def _tar_into(arguments: tuple[str, ...]) -> list[str]:
+    first = arguments[0] if arguments else ""
+    extracting = (first[:1] != "-" and "x" in first) or any(
+        w in ("--extract", "--get") or (w[:1] == "-" and w[1:2] != "-" and "x" in w[1:])
+        for w in arguments
+    )
+    return (_valued(arguments, "-C", "--directory") or ["."]) if extracting else []
+
+
+def _unzip_into(arguments: tuple[str, ...]) -> list[str]:
+    if any(
+        w[:1] == "-" and w[1:2] != "-" and not _UNZIP_READS.isdisjoint(w[1:]) for w in arguments
+    ):
+        return []  # lists, tests or prints to standard output
+    return _valued(arguments, "-d", "--exdir") or ["."]
+
+
+def _7z_into(arguments: tuple[str, ...]) -> list[str]:
+    command = next((w for w in arguments if not w.startswith("-")), "")
+    return (
+        [w[2:] for w in arguments if w.startswith("-o")] or ["."] if command in ("x", "e") else []
+    )
+
+
+def _cpio_into(arguments: tuple[str, ...]) -> list[str]:
+    extracting = any(
+        w in ("--extract", "--pass-through")
+        or (w[:1] == "-" and w[1:2] != "-" and not {"i", "p"}.isdisjoint(w[1:]))
+        for w in arguments
+    )
+    operands = [w for w in arguments if not w.startswith("-")]
+    return [*_valued(arguments, "-D", "--directory"), *operands[-1:], "."] if extracting else []
+
+
+def _pax_into(arguments: tuple[str, ...]) -> list[str]:
+    reading = any(w[:1] == "-" and w[1:2] != "-" and "r" in w[1:] for w in arguments)
+    operands = [w for w in arguments if not w.startswith("-")]
+    return [*operands[-1:], "."] if reading else []
+
+
+def _patch_into(arguments: tuple[str, ...]) -> list[str]:
+    if "--dry-run" in arguments or _valued(arguments, "-o", "--output"):
+        return []  # changes nothing, or writes the one file it names
+    return _valued(arguments, "-d", "--directory") or ["."]
+
+
+_UNZIP_READS = frozenset("lvtZpcz")
+_EXTRACTORS: MappingProxyType[str, Callable[[tuple[str, ...]], list[str]]] = MappingProxyType(
+    {"tar": _tar_into, "bsdtar": _tar_into, "gtar": _tar_into, "unzip": _unzip_into,
+     "7z": _7z_into, "7za": _7z_into, "7zr": _7z_into, "cpio": _cpio_into, "pax": _pax_into,
+     "patch": _patch_into}
+)  # fmt: skip
+"""Programs that write the files an archive or a patch names, and where they write them."""
+
+WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv", "git", *_EXTRACTORS})
+"""The programs ``writes_below`` knows: a line naming none of them writes below no folder."""
+WRITES_BELOW_HINTS = frozenset({*WRITES_BELOW - {"git"}, "config", "init", "clone"})
+"""Words one of which a line's text holds whenever ``writes_below`` finds a folder in it,
+if bash makes its words from the text as written (no quote, escape or expansion): ``git``
+writes below a folder only for ``config``, ``init`` and ``clone``."""
 
 
 def _find_changes(words: tuple[str, ...]) -> bool:
