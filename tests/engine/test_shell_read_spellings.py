@@ -103,7 +103,7 @@ def test_a_redirected_read_outside_is_asked(
 @pytest.mark.parametrize("ruled", [False, True])
 @pytest.mark.parametrize(
     "line",
-    ["grep -f/etc/shadow x", "sort -o/tmp/out a", "tar -xvf/tmp/a.tar", "tar -C/ -cf a.tar b",
+    ["grep -f/etc/shadow x", "sort -o/tmp/out a", "tar -tvf/tmp/a.tar", "tar -C/ -cf a.tar b",
      "grep -f~/.ssh/id_rsa x", "sort -o=../out a", "grep -f../../etc/passwd x"],
 )  # fmt: skip
 def test_a_path_glued_to_an_option_that_leaves_is_asked(
@@ -138,7 +138,7 @@ def test_a_denied_file_glued_to_an_option_is_denied(
         "wc -l < notes/a.txt",
         "grep -rn x src",
         "sort -n -o out.txt a",
-        "tar -xzf a.tgz",
+        "tar -xzf a.tgz -C out",  # into the workspace itself it is refused: test_red18
         "grep -c x=y,z a:b",
         "grep https://example.com/x notes",  # another URL's scheme:// names no local file
     ],
