@@ -128,7 +128,7 @@ def test_a_line_that_writes_below_a_folder_holding_the_protected_set_is_denied(
         ("find . -delete", _GIT),
         ("find -delete", _GIT),
         ("cp -r src/. .", _GIT),
-        ("mv tpl .claude", _SETTINGS),
+        ("mv tpl .github", _SETTINGS),
         ("sh -c 'rm -rf .'", _GIT),
         ("rm -rf cl", _SETTINGS),
     ],
@@ -146,8 +146,9 @@ def test_each_recursive_spelling_is_denied_with_the_protected_reason(
 
 
 def test_what_writes_below_an_ordinary_folder_stays_open(tmp_path: Path) -> None:
-    """A folder holding nothing protected, and a copy into the workspace itself (which
-    exists, so the copy lands beside ``.git``), are the allow's to decide."""
+    """A folder holding nothing protected, and a copy into a folder that exists (the
+    workspace itself, ``.claude``: the copy lands beside ``.git`` or ``settings.json``, as
+    ``tpl``), are the allow's to decide."""
     tree = Tree(tmp_path)
     tree.policy.write_text(tree.policy.read_text() + POLICY_RULES)
     policy = load("P03", policies=[str(tree.policy)], workspace=tree.ws)
@@ -157,6 +158,8 @@ def test_what_writes_below_an_ordinary_folder_stays_open(tmp_path: Path) -> None
         "find src -delete",
         "cp -r tpl .",
         "mv tpl/a.txt .",
+        "cp -r tpl .claude",
+        "mv src .claude",
     ):
         assert policy.check("shell", {"command": line}).behavior is Behavior.ALLOW, line
 

@@ -42,6 +42,8 @@ from toolpolicy.compile.program_table import WRITES_BELOW_HINTS, writes_below
         ("cp a b", ()),
         ("mv tpl .claude", ((".claude", False),)),
         ("mv tpl", ()),
+        ("mv -T tpl .claude", ((".claude", True),)),
+        ("cp -r src/./ .", ((".", True),)),
         ("git config core.hooksPath /tmp/x", ((".git", True),)),
         ("git -C sub config --add a.b c", (("sub/.git", True),)),
         ("git --git-dir=/tmp/r config a.b c", (("/tmp/r", True),)),

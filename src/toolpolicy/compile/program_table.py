@@ -207,7 +207,8 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
     * ``rsync -r``/``-a``: its destination, whole (``--delete`` empties it, the source's
       tree lands in it);
     * ``cp -r``/``-R``/``-a``: its destination, whole when a folder's contents are copied
-      (a source ``src/.``, ``-T``); ``mv``: its destination. Otherwise not whole: a
+      (a source ``src/.``, ``-T``); ``mv``: its destination, whole with ``-T`` (it
+      replaces the destination). Otherwise not whole: a
       destination that does not exist becomes the copy (``cp -r tpl .claude`` may make a
       ``.claude/settings.json``), but the folder the line runs in always exists;
     * an archive extracted or a patch applied (``tar x``, ``unzip``, ``7z x``, ``cpio -i``,
@@ -262,12 +263,11 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
     if destination is None:
         return ()
     sources = operands if target is not None else operands[:-1]
-    contents = program == "rsync" or (
-        program == "cp"
-        and (
-            any(o == "--no-target-directory" or (o[1] != "-" and "T" in o) for o in options)
-            or any(s.rstrip("/") == "." or s.rstrip("/").endswith("/.") for s in sources)
-        )
+    replaced = any(o == "--no-target-directory" or (o[1] != "-" and "T" in o) for o in options)
+    contents = (
+        program == "rsync"
+        or replaced
+        or (program == "cp" and any(_copies_contents(source) for source in sources))
     )
     return ((destination, contents),)
 
@@ -396,6 +396,12 @@ WRITES_BELOW_HINTS = frozenset({*WRITES_BELOW - {"git"}, "config", "init", "clon
 """Words one of which a line's text holds whenever ``writes_below`` finds a folder in it,
 if bash makes its words from the text as written (no quote, escape or expansion): ``git``
 writes below a folder only for ``config``, ``init`` and ``clone``."""
+
+
+def _copies_contents(source: str) -> bool:
+    """Whether ``cp -r`` copies what the folder ``source`` holds, not the folder: ``src/.``."""
+    trimmed = source.rstrip("/")
+    return trimmed == "." or trimmed.endswith("/.")
 
 
 def _find_changes(words: tuple[str, ...]) -> bool:

@@ -682,9 +682,13 @@ class DecisionEngine:
         read (which asks: the argument may be only a source). A folder its program may write
         anything below (``below``: ``(whole,)``) is refused when it holds an entry of the
         protected set, the workspace itself (or a folder outside that holds it, ``rm -rf
-        ..``) only when ``whole``."""
+        ..``) only when ``whole``; a destination that is not ``whole`` and is a folder now
+        is copied or moved into, not replaced (``cp -r tpl .claude`` makes
+        ``.claude/tpl``), and counts as the write of its name alone."""
         if resolved is None:
             return ()
+        if below and not below[0] and os.path.isdir(os.path.join(self._boundary.root, resolved)):
+            below = ()
         path = file.path or ""
         try:
             written: str | None = normalized_path(path)
