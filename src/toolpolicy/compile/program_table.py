@@ -188,7 +188,8 @@ _RECURSIVE_LETTERS = MappingProxyType(
      "cp": "rRa", "rsync": "ra"}
 )  # fmt: skip
 """The option letters that make a program act on everything below a folder operand."""
-_ON_OPERANDS = frozenset({"rm", "chmod", "chown", "chgrp", "chattr", "setfacl"})
+_ON_OPERANDS = frozenset(_RECURSIVE_LETTERS.keys() - {"cp", "rsync"})
+"""Those that act on every operand; ``cp`` and ``rsync`` write into their destination."""
 _RECURSIVE_WORDS = frozenset({"--recursive", "--archive"})
 _TARGET_OPTIONS = frozenset({"-t", "--target-directory"})
 _FIND_LEADING = frozenset({"-H", "-L", "-P"})
@@ -251,9 +252,7 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
         else:
             operands.append(word)
     recursive = letters is not None and any(
-        option in _RECURSIVE_WORDS
-        or (not option.startswith("--") and not frozenset(letters).isdisjoint(option[1:]))
-        for option in options
+        option in _RECURSIVE_WORDS or _cluster_has(option, letters) for option in options
     )
     if program in _ON_OPERANDS:
         return tuple((operand, True) for operand in operands) if recursive else ()
@@ -263,7 +262,7 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
     if destination is None:
         return ()
     sources = operands if target is not None else operands[:-1]
-    replaced = any(o == "--no-target-directory" or (o[1] != "-" and "T" in o) for o in options)
+    replaced = any(o == "--no-target-directory" or _cluster_has(o, "T") for o in options)
     contents = (
         program == "rsync"
         or replaced
@@ -292,7 +291,7 @@ def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
         if name in _GIT_VALUED and not equals:
             value, index = (words[index + 1] if index + 1 < len(words) else ""), index + 1
         if name == "-C":
-            folder = f"{folder}/{value}" if folder and not value.startswith("/") else value
+            folder = _below(folder, value)
         elif name == "--git-dir":
             git_dir = value
         index += 1
@@ -320,6 +319,12 @@ def _below(folder: str, path: str) -> str:
     return path if path.startswith("/") or not folder else f"{folder.rstrip('/')}/{path}"
 
 
+def _cluster_has(word: str, letters: str) -> bool:
+    """Whether ``word`` is a short option or a cluster of them (``-rf``, ``-xzf``) holding
+    one of ``letters``."""
+    return word[:1] == "-" and word[1:2] != "-" and any(letter in word[1:] for letter in letters)
+
+
 def _valued(arguments: tuple[str, ...], short: str, long: str) -> list[str]:
     """Every value of the option ``short`` (``-C DIR``, ``-CDIR``) or ``long``
     (``--directory=DIR``, ``--directory DIR``) in ``arguments``."""
@@ -339,16 +344,13 @@ def _valued(arguments: tuple[str, ...], short: str, long: str) -> list[str]:
 def _tar_into(arguments: tuple[str, ...]) -> list[str]:
     first = arguments[0] if arguments else ""
     extracting = (first[:1] != "-" and "x" in first) or any(
-        w in ("--extract", "--get") or (w[:1] == "-" and w[1:2] != "-" and "x" in w[1:])
-        for w in arguments
+        w in ("--extract", "--get") or _cluster_has(w, "x") for w in arguments
     )
     return (_valued(arguments, "-C", "--directory") or ["."]) if extracting else []
 
 
 def _unzip_into(arguments: tuple[str, ...]) -> list[str]:
-    if any(
-        w[:1] == "-" and w[1:2] != "-" and not _UNZIP_READS.isdisjoint(w[1:]) for w in arguments
-    ):
+    if any(_cluster_has(w, _UNZIP_READS) for w in arguments):
         return []  # lists, tests or prints to standard output
     return _valued(arguments, "-d", "--exdir") or ["."]
 
@@ -362,16 +364,14 @@ def _7z_into(arguments: tuple[str, ...]) -> list[str]:
 
 def _cpio_into(arguments: tuple[str, ...]) -> list[str]:
     extracting = any(
-        w in ("--extract", "--pass-through")
-        or (w[:1] == "-" and w[1:2] != "-" and not {"i", "p"}.isdisjoint(w[1:]))
-        for w in arguments
+        w in ("--extract", "--pass-through") or _cluster_has(w, "ip") for w in arguments
     )
     operands = [w for w in arguments if not w.startswith("-")]
     return [*_valued(arguments, "-D", "--directory"), *operands[-1:], "."] if extracting else []
 
 
 def _pax_into(arguments: tuple[str, ...]) -> list[str]:
-    reading = any(w[:1] == "-" and w[1:2] != "-" and "r" in w[1:] for w in arguments)
+    reading = any(_cluster_has(w, "r") for w in arguments)
     operands = [w for w in arguments if not w.startswith("-")]
     return [*operands[-1:], "."] if reading else []
 
@@ -382,7 +382,7 @@ def _patch_into(arguments: tuple[str, ...]) -> list[str]:
     return _valued(arguments, "-d", "--directory") or ["."]
 
 
-_UNZIP_READS = frozenset("lvtZpcz")
+_UNZIP_READS = "lvtZpcz"
 _EXTRACTORS: MappingProxyType[str, Callable[[tuple[str, ...]], list[str]]] = MappingProxyType(
     {"tar": _tar_into, "bsdtar": _tar_into, "gtar": _tar_into, "unzip": _unzip_into,
      "7z": _7z_into, "7za": _7z_into, "7zr": _7z_into, "cpio": _cpio_into, "pax": _pax_into,

@@ -636,10 +636,10 @@ class DecisionEngine:
         resolved: str | None = None
         if access.effect is Effect.WRITE and not access.redirect:
             resolved = self._target(file, support, targets)
-            if resolved is None and access.below and access.below[0]:
+            if resolved is None and access.below and access.whole:
                 # a folder outside that holds the workspace holds everything in it
                 resolved = "" if self._holds_workspace(file.path or "", support) else None
-            return self._argument_write(file, resolved, access.below)
+            return self._argument_write(file, resolved, access.below, access.whole)
         if access.effect is Effect.WRITE:
             denied, resolved = boundary_candidate(file, self._disk_boundary(), self._protected)
             if denied is not None:
@@ -674,28 +674,28 @@ class DecisionEngine:
         return targets[path]
 
     def _argument_write(
-        self, file: PermissionRequest, resolved: str | None, below: tuple[bool] | tuple[()]
+        self, file: PermissionRequest, resolved: str | None, below: bool, whole: bool
     ) -> _AccessCandidates:
         """A file a program may write through an argument: the protected set decides it as
         written and as ``resolved``, the file it resolves to on disk now (the walk its read
         makes), and so do the write path rules; one outside the workspace is left to its
         read (which asks: the argument may be only a source). A folder its program may write
-        anything below (``below``: ``(whole,)``) is refused when it holds an entry of the
-        protected set, the workspace itself (or a folder outside that holds it, ``rm -rf
-        ..``) only when ``whole``; a destination that is not ``whole`` and is a folder now
+        anything below (``below``) is refused when it holds an entry of the protected set,
+        the workspace itself (or a folder outside that holds it, ``rm -rf ..``) only when
+        ``whole``; a destination that is not ``whole`` and is a folder now
         is copied or moved into, not replaced (``cp -r tpl .claude`` makes
         ``.claude/tpl``), and counts as the write of its name alone."""
         if resolved is None:
             return ()
-        if below and not below[0] and os.path.isdir(os.path.join(self._boundary.root, resolved)):
-            below = ()
+        if below and not whole and os.path.isdir(os.path.join(self._boundary.root, resolved)):
+            below = False
         path = file.path or ""
         try:
             written: str | None = normalized_path(path)
         except WorkspacePathError:
             written = None  # absolute or leaving as written: the resolved file tells
         for candidate in dict.fromkeys((written, resolved)):
-            if candidate is None or (candidate == "" and not (below and below[0])):
+            if candidate is None or (candidate == "" and not (below and whole)):
                 continue
             protected = protected_below if below else protected_write
             denied = protected(self._protected, candidate)
@@ -714,9 +714,8 @@ class DecisionEngine:
         """Whether the folder a line names as ``path`` is, on disk now, a folder above the
         workspace."""
         root = self._boundary.root
-        full = path if path.startswith("/") else f"{root}/{path}"
         try:
-            folder = support.real_path(full).rstrip("/")
+            folder = support.real_path(self._on_disk(path)).rstrip("/")
         except (OSError, ValueError):
             return False
         return root.startswith(f"{folder}/")
@@ -804,14 +803,18 @@ class DecisionEngine:
         ``engine.real_path``), and the path rules see the file it resolves to as well as the
         path as written."""
         root = self._boundary.root
-        # os.path.join(root, path), but for the root "/" whose "//x" has the same real path
-        full = path if path.startswith("/") else f"{root}/{path}"
+        full = self._on_disk(path)
         if os.path.normpath(full).startswith(_PROCESS_PATHS):
             return None  # bash's own /proc/self (its folder, its descriptors), not ours
         try:
             return _inside(root, real_path(full))
         except (OSError, ValueError):
             return None
+
+    def _on_disk(self, path: str) -> str:
+        """The absolute spelling of a path a shell line names: ``os.path.join(root, path)``,
+        but for the root ``/``, whose ``//x`` has the same real path."""
+        return path if path.startswith("/") else f"{self._boundary.root}/{path}"
 
     def _disk_boundary(self) -> PathBoundary:
         """The boundary that resolves a shell line's written files through their symlinks

@@ -64,9 +64,10 @@ class FileAccess(NamedTuple):
     redirect: bool
     unchecked: bool = False
     listed: bool = False
-    below: tuple[bool] | tuple[()] = ()
-    """For a folder its program may write anything below (``CommandLine.written_below``):
-    ``(whole,)``, whether even when it is the folder the line runs in; else empty."""
+    below: bool = False
+    """A folder its program may write anything below (``CommandLine.written_below``)."""
+    whole: bool = False
+    """With ``below``: even when it is the folder the line runs in."""
 
     def describe(self) -> str:
         """``redirection '> out.txt'``, ``argument '~/.ssh'`` or ``argument 'f' (may be
@@ -173,7 +174,7 @@ def below_writes(folders: Iterable[tuple[str, bool]], workspace: str) -> Iterato
     ``workspace`` now."""
     for path, whole in folders:
         for access in named_writes((path,), workspace):
-            yield access._replace(below=(whole,))
+            yield access._replace(below=True, whole=whole)
 
 
 def _expanded(
