@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from toolpolicy import Behavior, load
+from toolpolicy import Behavior, Decision, load
 
 from .project import Project
 
@@ -91,10 +91,10 @@ class Setup(Project):
         for name, target in (("g", ".git"), ("cl", ".claude"), ("pol", "toolpolicy.yaml")):
             (self.ws / name).symlink_to(target)
 
-    def protected_state(self) -> dict[str, str]:
+    def protected_state(self) -> dict[str, object]:
         """Every protected path's content hash (or what it links to), by path: all of
         ``.git``, the agent's two settings files and the policy file."""
-        found: dict[str, str] = {}
+        found: dict[str, object] = {}
         claude = self.ws / ".claude"
         singles = [claude / "settings.json", claude / "settings.local.json", self.policy]
         for path in [*sorted((self.ws / ".git").rglob("*")), *singles]:
@@ -106,6 +106,17 @@ class Setup(Project):
                 else:
                     found[str(path)] = "folder"
         return found
+
+    def run_and_judge(self, line: str, decision: Decision) -> bool:
+        """Run ``line`` in real bash; when it changed the protected set (``protected_state``),
+        ``decision`` must have been a deny with a protected reason. Whether it changed."""
+        before = self.protected_state()
+        self.bash(line)
+        changed = self.protected_state() != before
+        if changed:
+            assert decision.behavior is Behavior.DENY, (line, decision)
+            assert decision.reason in (_GIT, _SETTINGS, _POLICY_FILE), (line, decision)
+        return changed
 
 
 @pytest.fixture
@@ -135,12 +146,7 @@ def test_a_line_that_writes_the_protected_set_is_denied(
     line = _commands(source, target)[which]
     decided = load("P03", policies=[str(project.policy)], workspace=project.ws)
     decision = decided.check("shell", {"command": line})
-    before = project.protected_state()
-    project.bash(line)
-    changed = project.protected_state() != before
-    if changed:
-        assert decision.behavior is Behavior.DENY, (line, decision)
-        assert decision.reason in (_GIT, _SETTINGS, _POLICY_FILE), (line, decision)
+    changed = project.run_and_judge(line, decision)
     assert decision.behavior is not Behavior.ALLOW or not changed
 
 

@@ -21,7 +21,6 @@ The property runs the real programs in real bash: whenever a line changed the pr
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
@@ -29,9 +28,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from toolpolicy import Behavior, load
+from toolpolicy import Behavior, Decision, load
 
-from .test_red17_argument_writes import _GIT, _POLICY_FILE, _SETTINGS, Setup
+from .test_red17_argument_writes import _GIT, _SETTINGS, Setup
 
 LINES = [
     "rm -rf {}",
@@ -66,18 +65,27 @@ class Tree(Setup):
         (self.ws / "tpl" / "settings.json").write_text('{"hooks": {}}\n')
         (self.ws / "tpl" / "config").write_text("[evil]\n")
 
-    def protected_modes(self) -> dict[str, object]:
-        """red17's state of the protected set, with every path's mode."""
-        found: dict[str, object] = dict(self.protected_state())
+    def protected_state(self) -> dict[str, object]:
+        """red17's state of the protected set, with the mode of ``.git``, everything in it
+        and ``.claude`` (``chmod -R`` changes nothing else)."""
+        found = super().protected_state()
         claude = self.ws / ".claude"
         for path in [self.ws / ".git", *sorted((self.ws / ".git").rglob("*")), claude]:
             if path.exists():
                 found[f"mode {path}"] = path.stat().st_mode
-        for name in ("settings.json", "settings.local.json"):
-            path = claude / name
-            if path.is_file():
-                found[f"hash {path}"] = hashlib.sha256(path.read_bytes()).hexdigest()
         return found
+
+
+def _decided(tree: Tree, line: str) -> list[tuple[list[str], Decision]]:
+    """``line`` decided under the tree's policy file (its rules) and under bare P03, each
+    with the policies it was loaded with."""
+    return [
+        (
+            policies,
+            load("P03", policies=policies, workspace=tree.ws).check("shell", {"command": line}),
+        )
+        for policies in ([str(tree.policy)], [])
+    ]
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
@@ -107,12 +115,7 @@ def test_a_line_that_writes_below_a_folder_holding_the_protected_set_is_denied(
     line = template.format(folder.format(ws=tree.ws))
     policies = [str(tree.policy)] if ruled else []
     decision = load("P03", policies=policies, workspace=tree.ws).check("shell", {"command": line})
-    before = tree.protected_modes()
-    tree.bash(line)
-    changed = tree.protected_modes() != before
-    if changed:
-        assert decision.behavior is Behavior.DENY, (line, decision)
-        assert decision.reason in (_GIT, _SETTINGS, _POLICY_FILE), (line, decision)
+    changed = tree.run_and_judge(line, decision)
     assert decision.behavior is not Behavior.ALLOW or not changed
 
 
@@ -199,10 +202,7 @@ def test_git_config_that_writes_the_repository_file_is_denied(tmp_path: Path, li
     hook.chmod(0o755)
     planted = tree.ws / ".git" / "hooks" / "pre-commit"
     config = tree.ws / ".git" / "config"
-    for policies in ([str(tree.policy)], []):
-        decision = load("P03", policies=policies, workspace=tree.ws).check(
-            "shell", {"command": line}
-        )
+    for policies, decision in _decided(tree, line):
         before = config.read_bytes()
         tree.bash(line)
         changed = config.read_bytes() != before or planted.exists()
@@ -233,16 +233,13 @@ def test_code_without_a_blank_is_read_for_the_files_it_names(tmp_path: Path, lin
     tree.policy.write_text(
         tree.policy.read_text() + POLICY_RULES.replace("sh]", "sh, python3, perl]")
     )
-    for policies in ([str(tree.policy)], []):
-        decision = load("P03", policies=policies, workspace=tree.ws).check(
-            "shell", {"command": line}
-        )
+    for policies, decision in _decided(tree, line):
         assert decision.behavior is Behavior.DENY, (line, policies, decision)
         assert decision.reason in (_GIT, _SETTINGS), (line, decision)
-    before = tree.protected_modes()
+    before = tree.protected_state()
     if shutil.which(line.split()[0]) is not None:
         tree.bash(line)
-        assert tree.protected_modes() != before, line  # the line really writes it
+        assert tree.protected_state() != before, line  # the line really writes it
 
 
 @pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "copilot"])
@@ -320,12 +317,9 @@ def test_an_archive_or_patch_that_writes_the_protected_set_is_denied(
     rules = POLICY_RULES.replace("sh]", "sh, tar, unzip, patch]")
     tree.policy.write_text(tree.policy.read_text() + rules)
     hook = tree.ws / ".git" / "hooks" / "pre-commit"
-    for policies in ([str(tree.policy)], []):
-        decision = load("P03", policies=policies, workspace=tree.ws).check(
-            "shell", {"command": line}
-        )
-        if shutil.which(line.split()[0]) is None:
-            continue
+    if shutil.which(line.split()[0]) is None:
+        return
+    for policies, decision in _decided(tree, line):
         tree.bash(line)
         planted = hook.exists()
         hook.unlink(missing_ok=True)
