@@ -52,7 +52,7 @@ class _PlainSink:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
 
     def record(self, record: AuditRecord) -> None:
-        line = (_LINE.encode(record.to_json()) + "\n").encode("utf-8")
+        line = (_LINE(record.to_json()) + "\n").encode("utf-8")
         if os.write(self._fd, line) != len(line):
             raise OSError("short write")
 
