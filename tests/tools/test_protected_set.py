@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolpolicy.tools.protected import (
@@ -13,6 +13,7 @@ from toolpolicy.tools.protected import (
     FIXED_PROTECTED,
     GIT_REASON,
     POLICY_FILE_REASON,
+    ProtectedEntry,
     ProtectedSet,
 )
 
@@ -89,3 +90,36 @@ def test_a_policy_reached_through_a_link_is_protected_both_ways(tmp_path: Path) 
     protected = ProtectedSet.for_workspace(str(root), [str(root / "policies" / "team.yaml")])
     assert protected.refusal("policies/team.yaml") == POLICY_FILE_REASON
     assert protected.refusal("conf/pol/team.yaml") == POLICY_FILE_REASON
+
+
+_SEGMENTS = st.sampled_from([".git", ".GIT", "a", "A", "b", "ß", "ss"])
+_PATHS = st.lists(_SEGMENTS, max_size=4).map("/".join)
+_ENTRIES = st.lists(
+    st.builds(
+        ProtectedEntry,
+        path=_PATHS.filter(bool),
+        folder=st.booleans(),
+        reason=st.sampled_from(["first", "second", "third"]),
+        anywhere=st.booleans(),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=400)
+@given(entries=_ENTRIES, relative=st.one_of(_PATHS, st.text(alphabet="aAß.gitG/", max_size=10)))
+@example(  # an earlier, shallower folder entry wins over a later, deeper one
+    entries=[ProtectedEntry("a", True, "first"), ProtectedEntry("a/b", True, "second")],
+    relative="a/b/c",
+)
+def test_refusal_is_the_reason_of_the_first_entry_that_covers_the_path(
+    entries: list[ProtectedEntry], relative: str
+) -> None:
+    """``refusal`` looks the path up in tables built from the entries; the answer is the one
+    asking each entry in order gives, whatever the entries' case, overlaps and order (``ß``
+    folds to ``ss``)."""
+    protected = ProtectedSet(tuple(entries))
+    first = next((e.reason for e in entries if e.covers(relative)), None)
+
+    assert protected.refusal(relative) == first
+    assert protected.refusal(relative) == first  # the tables, kept, answer the same

@@ -6,9 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from toolpolicy.core.errors import WorkspacePathError
-from toolpolicy.tools.workspace import WorkspaceBoundary, split_relative
+from toolpolicy.tools.workspace import WorkspaceBoundary, normalized_path, split_relative
 
 REFUSED = [
     # (path, code, message)
@@ -195,3 +197,20 @@ def test_a_path_too_long_for_the_system_once_joined_is_invalid(workspace: Path) 
     with pytest.raises(WorkspacePathError) as caught:
         WorkspaceBoundary(workspace).resolve(relative)
     assert (caught.value.code, caught.value.message) == ("invalid_path", "Path is too long")
+
+
+@given(st.lists(st.text(alphabet="a./\\:*<~ \x00", max_size=8), min_size=1, max_size=3))
+def test_normalized_path_remembers_answers_never_refusals(texts: list[str]) -> None:
+    """``normalized_path`` remembers the texts it read: asked again, in any order, it gives
+    the joined components ``split_relative`` gives, and a path it refused is refused again
+    with the same code, never answered from memory."""
+    for text in [*texts, *reversed(texts), *texts]:
+        try:
+            expected: str | tuple[str, str] = "/".join(split_relative(text))
+        except WorkspacePathError as exc:
+            expected = ("refused", exc.code)
+        try:
+            found: str | tuple[str, str] = normalized_path(text)
+        except WorkspacePathError as exc:
+            found = ("refused", exc.code)
+        assert found == expected

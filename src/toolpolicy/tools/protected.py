@@ -104,11 +104,27 @@ class ProtectedSet(NamedTuple):
         return any(name in folded for name in _names(self.entries))
 
     def refusal(self, relative: str) -> str | None:
-        """The reason a write to ``relative`` is refused, ``None`` when it is not protected."""
-        for entry in self.entries:
-            if entry.covers(relative):
-                return entry.reason
-        return None
+        """The reason a write to ``relative`` is refused, ``None`` when it is not protected:
+        the reason of the first entry that ``covers`` it, found by looking up the path and
+        each folder above it (``_Lookup``) instead of asking every entry."""
+        lookup = _LOOKUPS.get(self.entries)
+        if lookup is None:
+            lookup = _lookup(self.entries)
+        folded = relative.casefold()
+        first = lookup.exact.get(folded, _NONE)
+        folders = lookup.folders
+        cut = folded.find("/")
+        while cut >= 0:
+            index = folders.get(folded[:cut], _NONE)
+            if index < first:
+                first = index
+            cut = folded.find("/", cut + 1)
+        if lookup.anywhere:
+            padded = f"/{folded}/"
+            for index, pattern in lookup.anywhere:
+                if index < first and pattern in padded:
+                    first = index
+        return None if first == _NONE else self.entries[first].reason
 
     def held_below(self, folder: str) -> str | None:
         """The reason writing anything below the workspace-relative ``folder`` (``""``: the
@@ -133,6 +149,41 @@ class ProtectedSet(NamedTuple):
             for i in range(1, len(parts)):
                 found.setdefault("/".join(parts[:i]), None)
         return tuple(sorted(found, key=lambda p: (p.count("/"), p)))
+
+
+class _Lookup(NamedTuple):
+    """The entries of a set as tables, each key folded: the index of the first entry of
+    each path (``exact``) and of each folder (``folders``), and the ``/name/`` pattern of
+    each entry that extends to folders of its name (``anywhere``), in order."""
+
+    exact: dict[str, int]
+    folders: dict[str, int]
+    anywhere: tuple[tuple[int, str], ...]
+
+
+_NONE = 1 << 62
+"""No entry: an index larger than any."""
+
+_LOOKUPS: dict[tuple[ProtectedEntry, ...], _Lookup] = {}
+_LOOKUPS_LIMIT = 256
+
+
+def _lookup(entries: tuple[ProtectedEntry, ...]) -> _Lookup:
+    """The tables of ``entries`` (kept, a set's entries never change)."""
+    exact: dict[str, int] = {}
+    folders: dict[str, int] = {}
+    anywhere: list[tuple[int, str]] = []
+    for index, entry in enumerate(entries):
+        key = entry.path.casefold()
+        exact.setdefault(key, index)
+        if entry.folder:
+            folders.setdefault(key, index)
+        if entry.anywhere:
+            anywhere.append((index, f"/{key}/"))
+    if len(_LOOKUPS) >= _LOOKUPS_LIMIT:
+        _LOOKUPS.clear()
+    found = _LOOKUPS[entries] = _Lookup(exact, folders, tuple(anywhere))
+    return found
 
 
 FIXED_PROTECTED = ProtectedSet()

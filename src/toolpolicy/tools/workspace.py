@@ -128,8 +128,19 @@ def split_relative(path: str) -> tuple[str, ...]:
 def normalized_path(path: str) -> str:
     """``path`` as the file tools will open it, as one POSIX string (``""`` for the root):
     the form path rules are matched against. Raises ``WorkspacePathError`` like
-    ``split_relative``."""
-    return "/".join(split_relative(path))
+    ``split_relative``. A function of the text alone: the texts read last are remembered
+    (a shell line's files are normalized for each access they are decided as)."""
+    found = _NORMALIZED.get(path)
+    if found is None:
+        found = "/".join(split_relative(path))
+        if len(_NORMALIZED) >= _NORMALIZED_LIMIT:
+            _NORMALIZED.clear()
+        _NORMALIZED[path] = found
+    return found
+
+
+_NORMALIZED: dict[str, str] = {}
+_NORMALIZED_LIMIT = 4096
 
 
 class LexicalBoundary:
