@@ -101,7 +101,7 @@ def _reference_split(line: str) -> CommandLine:
 class _ReferenceEngine(DecisionEngine):
     """The engine with a path resolved as it was: ``os.path.realpath`` of the joined path."""
 
-    def _read_target(self, path: str, real_path: Callable[[str], str]) -> str | None:
+    def _read_target(self, path: str, real_path: Callable[[str, str], str]) -> str | None:
         root = self.workspace
         try:
             return _inside(root, os.path.realpath(os.path.join(root, path)))
@@ -113,7 +113,7 @@ class _ReferenceEngine(DecisionEngine):
         return root.startswith(os.path.realpath(os.path.join(root, path)).rstrip("/") + "/")
 
 
-def _unused_real_path(path: str) -> str:
+def _unused_real_path(path: str, known: str) -> str:
     raise AssertionError("the reference engine resolves reads with os.path.realpath")
 
 
@@ -350,6 +350,9 @@ def tree(workspace: Path) -> Path:
 def test_real_path_is_realpath(tree: Path, names: list[str], from_root: bool) -> None:
     path = ("/" if from_root else f"{tree}/") + "/".join(names)
     assert real_path(path) == os.path.realpath(path)
+    # below a folder known to be real (the workspace), without looking at it again
+    assert real_path(path, os.path.realpath(tree)) == os.path.realpath(path)
+    assert real_path(path, "/") == os.path.realpath(path)
 
 
 @pytest.mark.parametrize(
@@ -359,6 +362,7 @@ def test_real_path_is_realpath(tree: Path, names: list[str], from_root: bool) ->
 def test_real_path_on_chosen_spellings(tree: Path, tail: str) -> None:
     path = f"{tree}/{tail}"
     assert real_path(path) == os.path.realpath(path)
+    assert real_path(path, os.path.realpath(tree)) == os.path.realpath(path)
 
 
 @pytest.mark.parametrize("path", ["relative/x", "/tmp/caf\u00e9", "/tmp/a\x00b", "/", "//x/../y"])

@@ -715,7 +715,7 @@ class DecisionEngine:
         workspace."""
         root = self._boundary.root
         try:
-            folder = support.real_path(self._on_disk(path)).rstrip("/")
+            folder = support.real_path(self._on_disk(path), root).rstrip("/")
         except (OSError, ValueError):
             return False
         return root.startswith(f"{folder}/")
@@ -795,7 +795,7 @@ class DecisionEngine:
                 return f"{below}/{inside[0]}", inside[1], inside[2]
         return None
 
-    def _read_target(self, path: str, real_path: Callable[[str], str]) -> str | None:
+    def _read_target(self, path: str, real_path: Callable[[str, str], str]) -> str | None:
         """The workspace-relative real path of a file a line reads, ``None`` when it is
         outside the workspace: as written (absolute, ``~``, ``..``) or through a symlink on
         disk now. Bash, not a file tool, opens the file, so no check at the open follows
@@ -807,7 +807,7 @@ class DecisionEngine:
         if os.path.normpath(full).startswith(_PROCESS_PATHS):
             return None  # bash's own /proc/self (its folder, its descriptors), not ours
         try:
-            return _inside(root, real_path(full))
+            return _inside(root, real_path(full, root))
         except (OSError, ValueError):
             return None
 

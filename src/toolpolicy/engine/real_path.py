@@ -11,7 +11,8 @@ answers for paths without a link, where both readings are the path's components.
 
 One shortcut, of the kernel's own: below a component that does not exist (or is no folder),
 nothing exists either, so those components are not ``lstat``-ed again until a ``..`` climbs
-back above it.
+back above it. And one of the engine's: the workspace root was resolved when the engine was
+built, so a path below it (``known``) starts its walk there.
 """
 
 from __future__ import annotations
@@ -24,14 +25,22 @@ __all__ = ["real_path"]
 _GONE = (FileNotFoundError, NotADirectoryError)
 
 
-def real_path(path: str) -> str:
-    """``os.path.realpath(path)`` (see the module docstring)."""
+def real_path(path: str, known: str = "") -> str:
+    """``os.path.realpath(path)`` (see the module docstring). ``known``, when ``path`` lies
+    below it, is a folder whose path is real already (the workspace root, resolved when the
+    engine was built): its components are not looked at again."""
     if not path.startswith("/") or not path.isascii() or "\x00" in path:
         return os.path.realpath(path)
     prefixes: list[str] = []  # the resolved path after each kept component
     missing = -1  # index in ``prefixes`` of the first component that does not exist
     current = ""
-    for name in path.split("/"):
+    rest = path
+    if known and known != "/" and path.startswith(f"{known}/"):
+        for name in known.split("/")[1:]:
+            current = f"{current}/{name}"
+            prefixes.append(current)
+        rest = path[len(known) :]
+    for name in rest.split("/"):
         if not name or name == ".":
             continue
         if name == "..":

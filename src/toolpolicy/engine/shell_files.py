@@ -91,7 +91,7 @@ class ShellSupport(NamedTuple):
     named: Callable[[Iterable[str], str], Iterator[FileAccess]]
     below: Callable[[Iterable[tuple[str, bool]], str], Iterator[FileAccess]]
     request: Callable[[FileAccess, ToolContext], PermissionRequest]
-    real_path: Callable[[str], str]
+    real_path: Callable[[str, str], str]
     files_ruled: bool
     below_hints: frozenset[str]
 
