@@ -526,7 +526,7 @@ def _format_rows(rows: Sequence[Row], *, ratios: bool) -> list[str]:
     return out
 
 
-_STARTS = ("python", "floor", "hook", "hook-1000", "check")
+_STARTS = ("python", "floor", "hook", "hook-bash", "hook-1000", "check")
 """The processes whose cost is their start: compared with ``python3 -c pass``."""
 
 
@@ -640,6 +640,7 @@ def _public_tp(row: Row) -> bool:
 
 _PROCESS_TARGETS = (
     ("hook", "hook <= 2x python3 -c pass", "python", 2.0),
+    ("hook-bash", "Bash hook event <= 2x python3 -c pass (issue 16)", "python", 2.0),
     ("hook-1000", "1,000-rule hook <= 1.3x P03 hook", "hook", 1.3),
     ("check", "`check` <= 2.5x python3 -c pass", "python", 2.5),
 )

@@ -1,5 +1,5 @@
 """Processes, timed from outside as an agent or a user starts them: the Claude Code hook
-(P03 and a 1,000-rule policy), ``toolpolicy check``, ``lint`` of 1,000 files and ``diff`` of
+(P03 on a Read and on a Bash event, and a 1,000-rule policy), ``toolpolicy check``, ``lint`` of 1,000 files and ``diff`` of
 two 1,000-rule policies, next to ``python3 -c pass`` of the same interpreter.
 
 The short commands run interleaved (one of each per round, after one warm-up run that fills
@@ -28,6 +28,9 @@ from compare_scale import SHAPES
 __all__ = ["Command", "ProcessRow", "commands", "hook_policy", "time_processes"]
 
 HOOK_RULES = 1_000
+BASH_LINE = "git status --short && pytest -q src > /dev/null 2>&1"
+"""The Bash event's line (``bench_shell.py``'s, on a folder the workspace has): the hook reads
+every line for the files it names, on disk."""
 LINT_FILES = 1_000
 DIFF_RULES = 1_000
 
@@ -107,6 +110,16 @@ def commands(ws: Workspace, *, quick: bool = False) -> list[Command]:
             "tool_use_id": "toolu_bench",
         }
     ).encode()
+    bash_event = json.dumps(
+        {
+            "session_id": "bench",
+            "cwd": ws.root,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": BASH_LINE},
+            "tool_use_id": "toolu_bench",
+        }
+    ).encode()
     big = hook_policy(ws.scratch, ws.root)
     lint_folder = os.path.join(ws.scratch, "lint")
     os.makedirs(lint_folder, exist_ok=True)
@@ -128,6 +141,12 @@ def commands(ws: Workspace, *, quick: bool = False) -> list[Command]:
             event,
         ),
         Command("hook", "toolpolicy hook claude-code (P03, a Read event)", hook, event),
+        Command(
+            "hook-bash",
+            f"toolpolicy hook claude-code (P03, a Bash event: {BASH_LINE})",
+            hook,
+            bash_event,
+        ),
         Command(
             "hook-1000",
             f"toolpolicy hook claude-code --policy <{HOOK_RULES:,} rules> (a Read event)",

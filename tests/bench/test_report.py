@@ -83,6 +83,7 @@ def _results(*, read_us: float = 1.0, quick: bool = False) -> dict[str, Any]:
         "processes": [
             _process("python", 10),
             _process("hook", 20),
+            _process("hook-bash", 21),
             _process("hook-1000", 27),
             _process("check", 26),
             _process("lint", 1400),
@@ -107,6 +108,7 @@ def test_every_target_of_issue_14_is_judged_on_the_public_rows() -> None:
         "- write <= 8x plain read: 7.00 µs = 7.00x — met",
         "- gate + JSONL audit <= 12 µs: 12.0 µs — met",
         "- hook <= 2x python3 -c pass: 20.0 ms = 2.00x — met",
+        "- Bash hook event <= 2x python3 -c pass (issue 16): 21.0 ms = 2.10x — MISSED",
         "- 1,000-rule hook <= 1.3x P03 hook: 27.0 ms = 1.35x — MISSED",
         "- `check` <= 2.5x python3 -c pass: 26.0 ms = 2.60x — MISSED",
         "- every shape at the largest size within 2x of its 10-rule decision: "
@@ -190,8 +192,9 @@ def test_without_processes_their_targets_are_not_measured() -> None:
 
     lines = targets(results)
 
-    assert lines[4:7] == [
+    assert lines[4:8] == [
         "- hook <= 2x python3 -c pass — not measured",
+        "- Bash hook event <= 2x python3 -c pass (issue 16) — not measured",
         "- 1,000-rule hook <= 1.3x P03 hook — not measured",
         "- `check` <= 2.5x python3 -c pass — not measured",
     ]
