@@ -1,6 +1,7 @@
 """Processes, timed from outside as an agent or a user starts them: the Claude Code hook
-(P03 on a Read and on a Bash event, and a 1,000-rule policy), ``toolpolicy check``, ``lint`` of 1,000 files and ``diff`` of
-two 1,000-rule policies, next to ``python3 -c pass`` of the same interpreter.
+(P03 on a Read and on a Bash event, and a 1,000-rule policy), ``toolpolicy check``, ``lint``
+of 1,000 files and ``diff`` of two 1,000-rule policies, next to ``python3 -c pass`` of the
+same interpreter.
 
 The short commands run interleaved (one of each per round, after one warm-up run that fills
 the page cache and the hook's policy cache); the median wall time of the rounds is kept.
