@@ -167,8 +167,29 @@ def beyond_plain(
     below = _written_below(runs)
     written = scan_written(line) if ">" in line else ()
     braced, complete = brace_words(line) if "{" in line else ((), True)
-    named = tuple(dict.fromkeys([*(word for run in runs for word in run), *braced]))
+    words = [*(word for run in runs for word in run), *braced]
+    named = tuple(dict.fromkeys([*words, *_below_entered(runs, words)]))
     return written, named, not complete, below
+
+
+_ENTERS = frozenset({"cd", "pushd"})
+_MAX_ENTERED = 16
+
+
+def _below_entered(runs: tuple[tuple[str, ...], ...], words: list[str]) -> Iterator[str]:
+    """In a line that enters a folder (``cd .claude && cp ../x settings.json``, in a
+    subshell too), each word also as a path from each folder entered: what runs after the
+    ``cd`` names its files from there."""
+    entered = [
+        run[index + 1]
+        for run in runs
+        for index, word in enumerate(run[:-1])
+        if word.lstrip("(") in _ENTERS and not run[index + 1].startswith("-")
+    ][:_MAX_ENTERED]
+    for folder in entered:
+        for word in words[: _MAX_ENTERED * 4]:
+            if word and not word.startswith(("-", "/", "~")) and word != folder:
+                yield f"{folder.rstrip('/')}/{word}"
 
 
 def _words_and_code(line: PlainLine) -> Iterator[tuple[str, ...]]:

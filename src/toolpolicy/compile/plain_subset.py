@@ -445,15 +445,19 @@ _MAX_JOINED = 16  # operands of one command joined pairwise, at most
 
 def _maybe_written(commands: Iterable[PlainCommand]) -> tuple[str, ...]:
     """What ``commands`` may write, see ``PlainLine.maybe_written``: of a command that does
-    not only read, every path argument and every operand (a word that is no option) below
-    every other, as ``cp``, ``mv``, ``ln`` and ``install`` write into a folder; of every
-    command, every word of an argument with a blank in it (code a program may run, a reader
-    too: ``rg --pre``)."""
+    not only read, every path argument, the path after a prefix in one (``_dot_tails``),
+    every operand (a word that is no option) below every other, as ``cp``, ``mv``, ``ln``
+    and ``install`` write into a folder, and the files made of an option's value and an
+    operand (``_join_values``); of every command, every word of an argument with a blank in
+    it (code a program may run, a reader too: ``rg --pre``)."""
     found: dict[str, None] = {}
     for command in commands:
         if not reads_only(command.words):
-            found.update(dict.fromkeys(_paths((command,))))
+            paths = dict.fromkeys(_paths((command,)))
+            found.update(paths)
+            found.update(dict.fromkeys(tail for path in paths for tail in _dot_tails(path)))
             _join_operands(command.words[1:], found)
+            _join_values(command.words[1:], found)
         for run in code_runs(command):
             found.update(dict.fromkeys(run))
             _join_operands(run, found)
@@ -486,6 +490,40 @@ def _join_operands(words: Sequence[str], found: dict[str, None]) -> None:
                 found[f"{folder.rstrip('/')}/{name}"] = None
 
 
+def _join_values(words: Sequence[str], found: dict[str, None]) -> None:
+    """Add to ``found`` the files a program makes of an option's value and an operand: the
+    value as the folder the operand is in (``env --chdir=.claude tee settings.json``,
+    ``make -C.claude``), the operand with the value appended (``sed -iit/config … .g``
+    backs ``.g`` up as ``.git/config``) and the value with each ``*`` made the operand's
+    name (``sed --in-place='*it/config' … .g``). Only where the value or the operand has a
+    ``.``, ``/`` or ``*``: a name of the protected set has one."""
+    operands = [w for w in words if not w.startswith("-") and "=" not in w][:_MAX_JOINED]
+    values: dict[str, None] = {}
+    for word in words:
+        if word.startswith("--"):
+            values[word.partition("=")[2]] = None
+        elif word.startswith("-") and len(word) > 2:
+            if _SHAPED.search(word) is None:
+                values[word[2:]] = None
+            else:  # where the value starts is the program's to say (``-pi*it/config``)
+                values.update(dict.fromkeys(_attached_values(word)))
+    for value in list(values)[: _MAX_JOINED * 2]:
+        if not value:
+            continue
+        for operand in operands:
+            if _SHAPED.search(value) is None and _SHAPED.search(operand) is None:
+                continue
+            name = operand.rstrip("/").rpartition("/")[2]
+            found[operand + value] = None
+            if "*" in value and name:
+                found[value.replace("*", name)] = None
+            if not operand.startswith(("/", "~")):
+                found[f"{value.rstrip('/')}/{operand}"] = None
+
+
+_SHAPED = re.compile(r"[./*]")
+
+
 def _paths(commands: Iterable[PlainCommand]) -> Iterator[str]:
     for command in commands:
         for word in command.words[1:]:
@@ -497,6 +535,23 @@ def _paths(commands: Iterable[PlainCommand]) -> Iterator[str]:
                 continue
             if word:
                 yield from _carried(word)
+
+
+def _dot_tails(word: str) -> Iterator[str]:
+    """The paths a word may write after a prefix a program reads as a command: each tail
+    that starts at a ``.`` within the word and has a folder in it (``sed -n w.git/config``,
+    ``vim +w!.git/config``). A tail at a ``/`` or ``..`` is part of the word's own path
+    (``src/.git`` is decided as such). Writes only: as a read, a tail would decide the
+    word unlike the same path redirected (``wc < a/secret.txt/x``)."""
+    if "/" not in word:
+        return
+    start = word.find(".", 1)
+    while start > 0:
+        if word[start - 1] not in "./":
+            tail = word[start:]
+            if "/" in tail.rstrip("/"):
+                yield tail
+        start = word.find(".", start + 1)
 
 
 _CARRIERS = frozenset("=@,<")

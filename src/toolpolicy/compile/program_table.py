@@ -220,7 +220,9 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
       name alone) in the repository's own file: its ``.git`` (``core.hooksPath`` or
       ``core.fsmonitor`` there run any program at the next ``git commit``); ``git init``
       and ``git clone`` with a template or configuration (``--template``, ``-c``): the
-      ``.git`` they fill (a template's hooks run at the next commit).
+      ``.git`` they fill (a template's hooks run at the next commit); ``git apply`` and
+      ``git am`` (not ``--check``, ``--stat``, ``--cached``…): the folder they apply into
+      (``--directory``; the one the line runs in by default), whole, as ``patch``.
     """
     program = words[0].rsplit("/", 1)[-1]
     if program == "find":
@@ -278,11 +280,13 @@ _CONFIG_READS = frozenset(
 )  # fmt: skip
 _CONFIG_ELSEWHERE = frozenset({"--global", "--system", "--file", "-f", "--blob"})
 _SEEDED = frozenset({"--template", "-c", "--config", "--separate-git-dir"})
+_APPLY_ONLY_READS = frozenset({"--check", "--stat", "--numstat", "--summary", "--cached"})
 
 
 def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
     """``writes_below`` for ``git``: the ``.git`` a ``git config`` writes, or that ``git init``
-    or ``git clone`` fills from a template or configures (``--template``, ``-c``)."""
+    or ``git clone`` fills from a template or configures (``--template``, ``-c``), and the
+    folder ``git apply`` or ``git am`` applies a patch into."""
     folder = ""
     git_dir: str | None = None
     index = 1
@@ -303,6 +307,12 @@ def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
             return ()
         if len(named) < 2 and options <= {"--local", "--worktree", "--type", "--bool", "--int"}:
             return ()  # ``git config user.name``: a read
+    elif subcommand in (("apply",), ("am",)):
+        if not _APPLY_ONLY_READS.isdisjoint(options):
+            return ()
+        # like ``patch``: the patch names the files (``.claude/settings.json``), not the line
+        into = [v for w in rest if w.startswith("--directory=") for v in (w.partition("=")[2],)]
+        return tuple((_below(folder, target), True) for target in (into or ["."]))
     elif subcommand in (("init",), ("clone",)):
         if _SEEDED.isdisjoint(options):
             return ()  # the default template holds only samples
@@ -392,10 +402,10 @@ _EXTRACTORS: MappingProxyType[str, Callable[[tuple[str, ...]], list[str]]] = Map
 
 WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv", "git", *_EXTRACTORS})
 """The programs ``writes_below`` knows: a line naming none of them writes below no folder."""
-WRITES_BELOW_HINTS = frozenset({*WRITES_BELOW - {"git"}, "config", "init", "clone"})
+WRITES_BELOW_HINTS = frozenset({*WRITES_BELOW - {"git"}, "config", "init", "clone", "apply", "am"})
 """Words one of which a line's text holds whenever ``writes_below`` finds a folder in it,
 if bash makes its words from the text as written (no quote, escape or expansion): ``git``
-writes below a folder only for ``config``, ``init`` and ``clone``."""
+writes below a folder only for ``config``, ``init``, ``clone``, ``apply`` and ``am``."""
 
 
 def _copies_contents(source: str) -> bool:

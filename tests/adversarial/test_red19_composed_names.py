@@ -1,0 +1,181 @@
+"""red19: a program composes the protected file's name from parts of its words.
+
+Found from outside (an allow for ``sed``, ``env``, ``make``, ``perl``, ``vim``, ``git``; and
+P03 alone, whose asks the deny-only agents run): no word of these lines names a protected
+path, yet the program writes one —
+
+* a path glued after a command letter of a program's own language: ``sed -n w.git/config x``
+  (also ``W``, ``s///w``, ``$w``), ``vim -es +w!.git/config``, ``ex -s +w!.claude/…``;
+* a backup suffix: ``sed --in-place='*it/config' … .g`` (GNU sed makes each ``*`` the file's
+  name), ``sed -iit/config … .g`` (the suffix appended), ``perl -pi'*it/config' -e1 .g``;
+* a folder given as an option's value: ``env --chdir=.claude tee settings.json``,
+  ``make --directory=.claude``, ``make -C.claude``, ``unshare --wd=.claude``;
+* a folder entered first: ``cd .claude && cp ../x settings.json``, ``pushd``, a subshell;
+* a patch applied by git: ``git apply p.diff`` writes what the diff names, like ``patch``.
+
+The kind: a file a program makes of an option's value and an operand, of a word's tail, or
+of a folder entered. Each line runs in real bash; whenever it changed the protected set it
+was denied with a protected reason, with the allow and without rules, and by the hook.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolpolicy import Behavior, load
+
+from .test_red17_argument_writes import _GIT, _SETTINGS, Setup
+
+POLICY_RULES = """\
+  - name: editing
+    behavior: allow
+    reason: Editing is fine
+    match: {commands: [sed, perl, env, make, vim, ex, unshare, git, cp, tee, cd, pushd]}
+"""
+
+PATCH = """\
+--- a/.claude/settings.json
++++ b/.claude/settings.json
+@@ -1 +1 @@
+-{}
++{"hooks": {}}
+"""
+
+LINES = [
+    ("sed -n w{git}/config x", _GIT),
+    ("sed -n W{git}/config x", _GIT),
+    ("sed s/a/b/w{git}/config x", _GIT),
+    ("sed -n '$w{git}/config' x", _GIT),
+    ("sed -n w{claude}/settings.json x", _SETTINGS),
+    ("sed --in-place='*it/config' s/a/a/ .g", _GIT),
+    ("sed -i'*it/config' s/a/a/ .g", _GIT),
+    ("sed -iit/config s/a/a/ .g", _GIT),
+    ("sed --in-place='*laude/settings.json' s/a/a/ .c", _SETTINGS),
+    ("perl -pi'*it/config' -e1 .g", _GIT),
+    ("env --chdir={claude} tee settings.json < x", _SETTINGS),
+    ("env --chdir={claude} cp ../x settings.json", _SETTINGS),
+    ("make --directory={claude} -B settings.json", _SETTINGS),
+    ("make -C{claude} -B settings.json", _SETTINGS),
+    ("vim -es +w!{git}/config +q! x", _GIT),
+    ("vim -es -c w!{claude}/settings.json -c q! x", _SETTINGS),
+    ("ex -s +w!{claude}/settings.json +q! x", _SETTINGS),
+    ("cd {claude} && cp ../x settings.json", _SETTINGS),
+    ("cd {claude}; tee settings.json < ../x", _SETTINGS),
+    ("(cd {claude} && cp ../x settings.json)", _SETTINGS),
+    ("pushd {claude} && cp ../x settings.json", _SETTINGS),
+    ("cd src && cp ../x ../{claude}/settings.json", _SETTINGS),
+    ("git apply p.diff", _GIT),
+    ("git -C {claude} apply ../p.diff", _SETTINGS),
+]
+
+
+class Tree(Setup):
+    """red17's workspace with ``x``, ``.g`` and ``.c`` (sources), a ``src`` folder, a
+    ``settings.json.sh`` beside the settings (make's built-in ``%: %.sh`` rule copies it over
+    them) and a patch of the settings."""
+
+    def __init__(self, base: Path) -> None:
+        super().__init__(base)
+        for name in ("x", ".g", ".c"):
+            (self.ws / name).write_text("a\n")
+        (self.ws / "src").mkdir()
+        (self.ws / ".claude" / "settings.json.sh").write_text("echo pwned\n")
+        (self.ws / "p.diff").write_text(PATCH)
+        subprocess.run(["git", "init", "-q", str(self.ws)], check=True, capture_output=True)
+
+
+def _line(template: str) -> str:
+    return template.format(git=".git", claude=".claude")
+
+
+def _available(line: str) -> bool:
+    program = line.lstrip("(").split()[0]
+    return program in ("cd", "pushd") or shutil.which(program) is not None
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(case=st.sampled_from(LINES), ruled=st.booleans())
+def test_a_line_that_composes_a_protected_name_is_denied_when_it_writes_it(
+    tmp_path_factory: pytest.TempPathFactory, case: tuple[str, str], ruled: bool
+) -> None:
+    line = _line(case[0])
+    if not _available(line):
+        return
+    tree = Tree(tmp_path_factory.mktemp("red19") / "base")
+    if ruled:
+        tree.policy.write_text(tree.policy.read_text() + POLICY_RULES)
+    policies = [str(tree.policy)] if ruled else []
+    decision = load("P03", policies=policies, workspace=tree.ws).check("shell", {"command": line})
+    tree.run_and_judge(line, decision)
+
+
+@pytest.mark.parametrize(("template", "reason"), LINES)
+def test_each_composed_name_is_denied_with_the_protected_reason(
+    tmp_path: Path, template: str, reason: str
+) -> None:
+    tree = Tree(tmp_path)
+    tree.policy.write_text(tree.policy.read_text() + POLICY_RULES)
+    line = _line(template)
+    for policies in ([str(tree.policy)], []):
+        policy = load("P03", policies=policies, workspace=tree.ws)
+        decision = policy.check("shell", {"command": line})
+        # Without rules, in-process ``check`` reads only a line that shows a reason to (a
+        # protected name, a glob, a quote: ``engine._reads_line``); the hook reads them all.
+        if policies or decision.behavior is not Behavior.ASK:
+            assert (decision.behavior, decision.reason) == (Behavior.DENY, reason), line
+
+
+@pytest.mark.skipif(shutil.which("sed") is None, reason="needs GNU sed")
+def test_the_sed_spellings_really_write_the_protected_file(tmp_path: Path) -> None:
+    """What the allow would have let through: each spelling changes ``.git/config``."""
+    for index, template in enumerate(["sed -n w{git}/config x", "sed -i'*it/config' s/a/a/ .g"]):
+        tree = Tree(tmp_path / str(index))
+        config = tree.ws / ".git" / "config"
+        before = config.read_bytes()
+        tree.bash(_line(template))
+        assert config.read_bytes() != before, template
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "copilot"])
+@pytest.mark.parametrize(
+    "template", ["sed -n w{git}/config x", "env --chdir={claude} tee settings.json < x"]
+)
+def test_every_hook_denies_a_composed_name(tmp_path: Path, agent: str, template: str) -> None:
+    from .test_red16_deny_only_agents import BARE, _hook
+
+    tree = Tree(tmp_path)
+    tree.policy.write_text(BARE)
+    tree.env["GEMINI_PROJECT_DIR"] = str(tree.ws)
+    assert _hook(tree, agent, _line(template)) in (_GIT, _SETTINGS)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "sed -i s/a/b/ src/a.txt",
+        "env --chdir=src tee out.txt < x",
+        "make -C src -B all",
+        "cd src && cp ../x y",
+        "git apply --check p.diff",
+        "git apply --directory=src p.diff",
+        "cp src/a.b/c.txt src/d.txt",
+    ],
+)
+def test_what_composes_an_ordinary_name_stays_allowed(tmp_path: Path, line: str) -> None:
+    tree = Tree(tmp_path)
+    tree.policy.write_text(tree.policy.read_text() + POLICY_RULES)
+    decision = load("P03", policies=[str(tree.policy)], workspace=tree.ws).check(
+        "shell", {"command": line}
+    )
+    assert decision.behavior is Behavior.ALLOW or decision.reason not in (_GIT, _SETTINGS)
