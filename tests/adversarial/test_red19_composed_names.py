@@ -179,3 +179,41 @@ def test_what_composes_an_ordinary_name_stays_allowed(tmp_path: Path, line: str)
         "shell", {"command": line}
     )
     assert decision.behavior is Behavior.ALLOW or decision.reason not in (_GIT, _SETTINGS)
+
+
+_OUTSIDE = "Writing outside the workspace is forbidden"
+
+
+@pytest.mark.parametrize(
+    ("line", "written"),
+    [
+        ("git config --global core.fsmonitor 'touch pwned'", True),
+        ("git config --global alias.st '!touch pwned'", True),
+        ("git config --global --add include.path x", True),
+        ("sh -c 'git config --global core.hooksPath hooks'", True),
+        ("git config --global user.name", False),
+        ("git config --global --get user.name", False),
+    ],
+)
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_git_config_of_the_user_is_a_write_outside_the_workspace(
+    tmp_path: Path, line: str, written: bool
+) -> None:
+    """``git config --global`` writes ``~/.gitconfig``: a ``core.fsmonitor`` there runs in
+    every repository of the user, outside every sandbox. It was allowed under an allow for
+    ``git``; it is now the write outside the workspace it is (denied), a read stays open."""
+    tree = Tree(tmp_path / "t")
+    home = tmp_path / "home"
+    home.mkdir()
+    tree.env["HOME"] = str(home)
+    tree.policy.write_text(tree.policy.read_text() + POLICY_RULES)
+    decisions = [
+        load("P03", policies=policies, workspace=tree.ws).check("shell", {"command": line})
+        for policies in ([str(tree.policy)], [])
+    ]
+    tree.bash(line)
+    assert (home / ".gitconfig").exists() is written
+    if written:
+        assert [(d.behavior, d.reason) for d in decisions] == [(Behavior.DENY, _OUTSIDE)] * 2
+    else:
+        assert decisions[0].behavior is Behavior.ALLOW

@@ -33,7 +33,7 @@ from .plain_subset import (
     code_runs,
     recognise_plain,
 )
-from .program_table import WRITES_BELOW, writes_below
+from .program_table import WRITES_BELOW, config_written, writes_below
 from .redirect_scan import WrittenTarget, scan_written
 
 __all__ = [
@@ -163,9 +163,10 @@ def beyond_plain(
     ``maybe_written``, ``too_many_words`` and ``written_below`` (see :class:`CommandLine`)."""
     if isinstance(found, PlainLine):
         below = _written_below(_words_and_code(found))
-        return (_code_writes(found) if ">" in line else ()), (), False, below
+        written = (_code_writes(found) if ">" in line else ()) + _configured(_words_and_code(found))
+        return written, (), False, below
     below = _written_below(runs)
-    written = scan_written(line) if ">" in line else ()
+    written = (scan_written(line) if ">" in line else ()) + _configured(runs)
     braced, complete = brace_words(line) if "{" in line else ((), True)
     words = [*(word for run in runs for word in run), *braced]
     named = tuple(dict.fromkeys([*words, *_below_entered(runs, words)]))
@@ -208,6 +209,19 @@ def _written_below(runs: Iterable[tuple[str, ...]]) -> tuple[tuple[str, bool], .
         for index, word in enumerate(run):
             if word.rsplit("/", 1)[-1] in WRITES_BELOW:
                 found.update(dict.fromkeys(writes_below(run[index:])))
+    return tuple(found)
+
+
+def _configured(runs: Iterable[tuple[str, ...]]) -> tuple[WrittenTarget, ...]:
+    """The configuration files outside the workspace a run of words writes wherever a
+    program's name stands in it (``program_table.config_written``), as written targets."""
+    found = {
+        WrittenTarget(path, None): None
+        for run in runs
+        for index, word in enumerate(run)
+        if word.rsplit("/", 1)[-1] == "git"
+        for path in config_written(run[index:])
+    }
     return tuple(found)
 
 

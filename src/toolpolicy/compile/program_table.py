@@ -28,6 +28,7 @@ __all__ = [
     "WRITES_BELOW",
     "WRITES_BELOW_HINTS",
     "builtin_refusal",
+    "config_written",
     "lists_only",
     "reads_only",
     "reads_working_folder",
@@ -303,10 +304,8 @@ def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
     options = {w.partition("=")[0] for w in rest if w.startswith("-")}
     named = [w for w in rest if not w.startswith("-")]
     if subcommand == ("config",):
-        if not _CONFIG_READS.isdisjoint(options) or not _CONFIG_ELSEWHERE.isdisjoint(options):
+        if not _CONFIG_ELSEWHERE.isdisjoint(options) or not _config_sets(options, named):
             return ()
-        if len(named) < 2 and options <= {"--local", "--worktree", "--type", "--bool", "--int"}:
-            return ()  # ``git config user.name``: a read
     elif subcommand in (("apply",), ("am",)):
         if not _APPLY_ONLY_READS.isdisjoint(options):
             return ()
@@ -322,6 +321,39 @@ def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
     else:
         return ()
     return ((git_dir if git_dir is not None else _below(folder, ".git"), True),)
+
+
+def _config_sets(options: set[str], named: list[str]) -> bool:
+    """Whether ``git config`` with ``options`` and the words ``named`` writes its file:
+    not a ``--get``, ``--list``…, nor one name alone (``git config user.name``)."""
+    if not _CONFIG_READS.isdisjoint(options):
+        return False
+    plain = {"--local", "--worktree", "--global", "--system", "--type", "--bool", "--int"}
+    return len(named) >= 2 or not options <= plain
+
+
+_USER_CONFIG = {"--global": "~/.gitconfig", "--system": "/etc/gitconfig"}
+
+
+def config_written(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The configuration file outside the workspace that the command ``words`` writes:
+    ``git config --global`` (``~/.gitconfig``) and ``--system`` (``/etc/gitconfig``), where
+    ``core.fsmonitor``, ``core.hooksPath`` or an ``alias.x=!…`` run any program in every
+    repository, outside every sandbox. Decided as a redirection to that file: a write
+    outside the workspace."""
+    if words[0].rsplit("/", 1)[-1] != "git":
+        return ()
+    index = 1
+    while index < len(words) and words[index].startswith("-"):
+        name, equals, _ = words[index].partition("=")
+        index += 2 if name in _GIT_VALUED and not equals else 1
+    if words[index : index + 1] != ("config",):
+        return ()
+    rest = words[index + 1 :]
+    options = {w.partition("=")[0] for w in rest if w.startswith("-")}
+    files = tuple(_USER_CONFIG[o] for o in ("--global", "--system") if o in options)
+    named = [w for w in rest if not w.startswith("-")]
+    return files if files and _config_sets(options, named) else ()
 
 
 def _below(folder: str, path: str) -> str:
