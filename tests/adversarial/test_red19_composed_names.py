@@ -217,3 +217,22 @@ def test_git_config_of_the_user_is_a_write_outside_the_workspace(
         assert [(d.behavior, d.reason) for d in decisions] == [(Behavior.DENY, _OUTSIDE)] * 2
     else:
         assert decisions[0].behavior is Behavior.ALLOW
+
+
+@pytest.mark.parametrize(
+    "line", ["npm config set script-shell ./evil.sh", "npm set ignore-scripts false"]
+)
+def test_npm_config_of_the_user_is_a_write_outside_the_workspace(tmp_path: Path, line: str) -> None:
+    """``npm config set`` writes ``~/.npmrc``: a ``script-shell`` there runs for every
+    ``npm run`` of the user. Denied as the write outside the workspace, under an allow for
+    ``npm`` too."""
+    tree = Tree(tmp_path)
+    tree.policy.write_text(
+        tree.policy.read_text()
+        + POLICY_RULES.replace("match: {commands: [", "match: {commands: [npm, ")
+    )
+    for policies in ([str(tree.policy)], []):
+        decision = load("P03", policies=policies, workspace=tree.ws).check(
+            "shell", {"command": line}
+        )
+        assert (decision.behavior, decision.reason) == (Behavior.DENY, _OUTSIDE), policies

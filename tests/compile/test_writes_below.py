@@ -107,7 +107,8 @@ _WORD = st.sampled_from(
     ["rm", "-rf", "-R", ".", "src", "--", "find", "-delete", "cp", "mv", "x", "sudo", "sh",
      "-c", "'rm -rf .'", "git", "config", "a.b", "chmod", "/usr/bin/rm", "&", ";", "$X",
      "--get", "-C", "sub", "--global", "init", "clone", "--template=t", "--config", "tar",
-     "xf", "-d", "unzip", "patch", "-p1", "7z", "x"]
+     "xf", "-d", "unzip", "patch", "-p1", "7z", "x", "apply", "am", "--check", "npm", "c",
+     "set", "--system", "--location=project", "-g", "get"]
 )  # fmt: skip
 
 
@@ -115,7 +116,33 @@ _WORD = st.sampled_from(
 def test_a_line_that_writes_below_a_folder_names_such_a_program(words: list[str]) -> None:
     """The engine reads a bare line (no quote, escape or expansion) for this only when its
     text holds one of ``WRITES_BELOW_HINTS`` (``DecisionEngine._reads_line``): whatever the
-    line, a folder written below comes with such a word in the text."""
+    line, a folder written below, or a configuration file written without a ``>``
+    (``git config --global``, ``npm set``), comes with such a word in the text."""
     line = " ".join(words)
-    if split_command_line(line).written_below:
+    read = split_command_line(line)
+    if read.written_below or (read.written and ">" not in line):
         assert any(name in line for name in WRITES_BELOW_HINTS), line
+
+
+@pytest.mark.parametrize(
+    ("line", "written"),
+    [
+        ("git config --global core.fsmonitor x", ("~/.gitconfig",)),
+        ("git config --system a.b c", ("/etc/gitconfig",)),
+        ("git -c a=b config --global --add include.path x", ("~/.gitconfig",)),
+        ("git config --global user.name", ()),
+        ("git config --global --get user.name", ()),
+        ("git config a.b c", ()),  # the repository's own: a write below .git
+        ("npm config set script-shell x", ("~/.npmrc",)),
+        ("npm set a b", ("~/.npmrc",)),
+        ("npm c delete a", ("~/.npmrc",)),
+        ("npm config set -g a b", ("/etc/npmrc",)),
+        ("npm config set a b --location=project", ()),
+        ("npm config get a", ()),
+        ("npm install", ()),
+    ],
+)
+def test_a_configuration_outside_the_workspace_is_a_written_file(
+    line: str, written: tuple[str, ...]
+) -> None:
+    assert tuple(t.path for t in split_command_line(line).written) == written

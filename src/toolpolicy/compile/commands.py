@@ -33,7 +33,7 @@ from .plain_subset import (
     code_runs,
     recognise_plain,
 )
-from .program_table import WRITES_BELOW, config_written, writes_below
+from .program_table import CONFIGURING, WRITES_BELOW, config_written, writes_below
 from .redirect_scan import WrittenTarget, scan_written
 
 __all__ = [
@@ -219,7 +219,7 @@ def _configured(runs: Iterable[tuple[str, ...]]) -> tuple[WrittenTarget, ...]:
         WrittenTarget(path, None): None
         for run in runs
         for index, word in enumerate(run)
-        if word.rsplit("/", 1)[-1] == "git"
+        if word.rsplit("/", 1)[-1] in CONFIGURING
         for path in config_written(run[index:])
     }
     return tuple(found)

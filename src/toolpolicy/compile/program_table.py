@@ -21,6 +21,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 
 __all__ = [
+    "CONFIGURING",
     "RESERVED_WORDS",
     "RUNS_CODE",
     "SHELLS",
@@ -339,9 +340,13 @@ def config_written(words: tuple[str, ...]) -> tuple[str, ...]:
     """The configuration file outside the workspace that the command ``words`` writes:
     ``git config --global`` (``~/.gitconfig``) and ``--system`` (``/etc/gitconfig``), where
     ``core.fsmonitor``, ``core.hooksPath`` or an ``alias.x=!…`` run any program in every
-    repository, outside every sandbox. Decided as a redirection to that file: a write
-    outside the workspace."""
-    if words[0].rsplit("/", 1)[-1] != "git":
+    repository; ``npm config set`` (``npm set``, ``delete``, ``edit``): ``~/.npmrc`` (or the
+    global one), where ``script-shell`` runs for every ``npm run``. Outside every sandbox.
+    Decided as a redirection to that file: a write outside the workspace."""
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "npm":
+        return _npm_config(words[1:])
+    if program != "git":
         return ()
     index = 1
     while index < len(words) and words[index].startswith("-"):
@@ -354,6 +359,29 @@ def config_written(words: tuple[str, ...]) -> tuple[str, ...]:
     files = tuple(_USER_CONFIG[o] for o in ("--global", "--system") if o in options)
     named = [w for w in rest if not w.startswith("-")]
     return files if files and _config_sets(options, named) else ()
+
+
+CONFIGURING = frozenset({"git", "npm"})
+"""The programs ``config_written`` reads."""
+
+_NPM_CONFIG_WRITES = frozenset({"set", "delete", "edit", "fix"})
+
+
+def _npm_config(arguments: tuple[str, ...]) -> tuple[str, ...]:
+    """``config_written`` for ``npm``: ``npm config set …`` (``npm set``, ``npm c set``)
+    writes the user's ``~/.npmrc``; ``-g``/``--global``/``--location=global`` the global
+    one; ``--location=project`` the workspace's own, and ``--userconfig=FILE`` that file
+    (named on the line: decided as the argument it is)."""
+    named = [a for a in arguments if not a.startswith("-")]
+    if named[:1] in (["config"], ["c"]):
+        named = named[1:]
+    if not named or named[0] not in _NPM_CONFIG_WRITES:
+        return ()
+    options = {a.partition("=")[0]: a.partition("=")[2] for a in arguments if a.startswith("-")}
+    if options.get("--location") == "project" or "--userconfig" in options:
+        return ()
+    globally = "-g" in options or "--global" in options or options.get("--location") == "global"
+    return ("/etc/npmrc",) if globally else ("~/.npmrc",)
 
 
 def _below(folder: str, path: str) -> str:
@@ -434,10 +462,13 @@ _EXTRACTORS: MappingProxyType[str, Callable[[tuple[str, ...]], list[str]]] = Map
 
 WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv", "git", *_EXTRACTORS})
 """The programs ``writes_below`` knows: a line naming none of them writes below no folder."""
-WRITES_BELOW_HINTS = frozenset({*WRITES_BELOW - {"git"}, "config", "init", "clone", "apply", "am"})
+WRITES_BELOW_HINTS = frozenset(
+    {*WRITES_BELOW - {"git"}, "config", "init", "clone", "apply", "am", "set", "npm"}
+)
 """Words one of which a line's text holds whenever ``writes_below`` finds a folder in it,
 if bash makes its words from the text as written (no quote, escape or expansion): ``git``
-writes below a folder only for ``config``, ``init``, ``clone``, ``apply`` and ``am``."""
+writes below a folder only for ``config``, ``init``, ``clone``, ``apply`` and ``am``; and
+one of them is in every line ``config_written`` finds a file in (``git config``, ``npm``)."""
 
 
 def _copies_contents(source: str) -> bool:
