@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -36,7 +38,8 @@ POLICY_RULES = """\
   - name: editing
     behavior: allow
     reason: Editing is fine
-    match: {commands: [sed, perl, env, make, vim, ex, unshare, git, cp, tee, cd, pushd]}
+    match: {commands: [sed, perl, env, make, vim, ex, unshare, git, cp, tee, cd, pushd, unzip,
+      python3, ar, pip, wget, curl, split, ln, sh]}
 """
 
 PATCH = """\
@@ -72,6 +75,26 @@ LINES = [
     ("cd src && cp ../x ../{claude}/settings.json", _SETTINGS),
     ("git apply p.diff", _GIT),
     ("git -C {claude} apply ../p.diff", _SETTINGS),
+    # round 2: a suffix given apart or in a cluster, an archive, a package, a download
+    ("cp -b -S n x {claude}/settings.jso", _SETTINGS),
+    ("cp --backup --suffix n x {claude}/settings.jso", _SETTINGS),
+    ("cp -bSn x {claude}/settings.jso", _SETTINGS),
+    ("sed -sin s/a/a/ {claude}/settings.jso", _SETTINGS),
+    ("perl -pin -e1 {claude}/settings.jso", _SETTINGS),
+    ("unzip -o -q a.zip -d{claude}", _SETTINGS),
+    ("python3 -m zipfile -e a.zip {claude}", _SETTINGS),
+    ("python3 -m tarfile -e a.tar {claude}", _SETTINGS),
+    ("ar --output {claude} x a.a", _SETTINGS),
+    ("pip install -q --target {claude} evil.whl", _SETTINGS),
+    ("wget -q -P{claude} -i urls.txt", _SETTINGS),
+    ("curl -s -K cfg", _GIT),
+    ("split -a1 -n15 --additional-suffix=n x {claude}/settings.js", _SETTINGS),
+    ("ln -s {claude} c && cp x c/settings.json", _SETTINGS),
+    ("ln -s {claude} c && cd c && cp ../x settings.json", _SETTINGS),
+    ("cd -P {claude} && cp ../x settings.json", _SETTINGS),
+    ("pushd -- {claude} && cp ../x settings.json", _SETTINGS),
+    ("HOME={claude} cd && cp ../x settings.json", _SETTINGS),
+    ("env -C {claude} sh -c 'cp ../x settings.json'", _SETTINGS),
 ]
 
 
@@ -88,6 +111,19 @@ class Tree(Setup):
         (self.ws / ".claude" / "settings.json.sh").write_text("echo pwned\n")
         (self.ws / "p.diff").write_text(PATCH)
         subprocess.run(["git", "init", "-q", str(self.ws)], check=True, capture_output=True)
+        (self.ws / ".claude" / "settings.jso").write_text('{"evil": 1}\n')
+        payload = self.ws / "payload"
+        payload.mkdir()
+        (payload / "settings.json").write_text('{"evil": 1}\n')
+        with zipfile.ZipFile(self.ws / "a.zip", "w") as archive:
+            archive.write(payload / "settings.json", "settings.json")
+        with tarfile.open(self.ws / "a.tar", "w") as archive:
+            archive.add(payload / "settings.json", "settings.json")
+        if shutil.which("ar"):
+            subprocess.run(["ar", "rc", str(self.ws / "a.a"), "settings.json"], cwd=payload)
+        evil = self.ws / ".git" / "evil"
+        evil.write_text("[core]\n\tfsmonitor = touch pwned\n")
+        (self.ws / "cfg").write_text(f'url = "file://{evil}"\noutput = ".git/config"\n')
 
 
 def _line(template: str) -> str:
@@ -95,13 +131,13 @@ def _line(template: str) -> str:
 
 
 def _available(line: str) -> bool:
-    program = line.lstrip("(").split()[0]
+    program = next(w for w in line.lstrip("(").split() if "=" not in w)
     return program in ("cd", "pushd") or shutil.which(program) is not None
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 @settings(
-    max_examples=40,
+    max_examples=60,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
@@ -136,15 +172,29 @@ def test_each_composed_name_is_denied_with_the_protected_reason(
             assert (decision.behavior, decision.reason) == (Behavior.DENY, reason), line
 
 
-@pytest.mark.skipif(shutil.which("sed") is None, reason="needs GNU sed")
-def test_the_sed_spellings_really_write_the_protected_file(tmp_path: Path) -> None:
-    """What the allow would have let through: each spelling changes ``.git/config``."""
-    for index, template in enumerate(["sed -n w{git}/config x", "sed -i'*it/config' s/a/a/ .g"]):
-        tree = Tree(tmp_path / str(index))
-        config = tree.ws / ".git" / "config"
-        before = config.read_bytes()
-        tree.bash(_line(template))
-        assert config.read_bytes() != before, template
+@pytest.mark.parametrize(
+    "template",
+    [
+        "sed -n w{git}/config x",
+        "sed -i'*it/config' s/a/a/ .g",
+        "cp -b -S n x {claude}/settings.jso",
+        "unzip -o -q a.zip -d{claude}",
+        "python3 -m zipfile -e a.zip {claude}",
+        "curl -s -K cfg",
+        "ln -s {claude} c && cp x c/settings.json",
+        "HOME={claude} cd && cp ../x settings.json",
+    ],
+)
+def test_the_spellings_really_write_the_protected_set(tmp_path: Path, template: str) -> None:
+    """What an allow would have let through: each line changes the protected set in real
+    bash (so the property above judges lines that matter)."""
+    line = _line(template)
+    if not _available(line):
+        pytest.skip(f"needs {line.split()[0]}")
+    tree = Tree(tmp_path)
+    before = tree.protected_state()
+    tree.bash(line)
+    assert tree.protected_state() != before, line
 
 
 @pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "copilot"])

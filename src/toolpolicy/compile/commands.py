@@ -32,6 +32,7 @@ from .plain_subset import (
     PlainLine,
     code_runs,
     recognise_plain,
+    through_links,
 )
 from .program_table import CONFIGURING, WRITES_BELOW, config_written, writes_below
 from .redirect_scan import WrittenTarget, scan_written
@@ -169,11 +170,26 @@ def beyond_plain(
     written = (scan_written(line) if ">" in line else ()) + _configured(runs)
     braced, complete = brace_words(line) if "{" in line else ((), True)
     words = [*(word for run in runs for word in run), *braced]
-    named = tuple(dict.fromkeys([*words, *_below_entered(runs, words)]))
+    entered = [*words, *_below_entered(runs, words)]
+    named = tuple(dict.fromkeys([*entered, *through_links(runs, entered)]))
     return written, named, not complete, below
 
 
 _ENTERS = frozenset({"cd", "pushd"})
+_ENTERED_FROM = frozenset({"HOME", "OLDPWD", "CDPATH"})
+
+
+def _entered(run: tuple[str, ...], index: int) -> list[str]:
+    """The folder ``cd`` (``pushd``) at ``index`` of ``run`` enters: its first word that is
+    no option (``cd -P .claude``, ``pushd -- .claude``); with none (``cd``, ``cd -``), the
+    folder an assignment in the run gives it (``HOME=.claude cd``: the scan reads the name
+    and the value as two words)."""
+    for word in run[index + 1 :]:
+        if not word.startswith("-"):
+            return [word]
+    return [run[i + 1] for i, word in enumerate(run[:-1]) if word in _ENTERED_FROM]
+
+
 _MAX_ENTERED = 16
 
 
@@ -181,13 +197,12 @@ def _below_entered(runs: tuple[tuple[str, ...], ...], words: list[str]) -> Itera
     """In a line that enters a folder (``cd .claude && cp ../x settings.json``, in a
     subshell too), each word also as a path from each folder entered: what runs after the
     ``cd`` names its files from there."""
-    entered = [
-        run[index + 1]
-        for run in runs
-        for index, word in enumerate(run[:-1])
-        if word.lstrip("(") in _ENTERS and not run[index + 1].startswith("-")
-    ][:_MAX_ENTERED]
-    for folder in entered:
+    entered: list[str] = []
+    for run in runs:
+        for index, word in enumerate(run):
+            if word.lstrip("(") in _ENTERS:
+                entered.extend(_entered(run, index))
+    for folder in entered[:_MAX_ENTERED]:
         for word in words[: _MAX_ENTERED * 4]:
             if word and not word.startswith(("-", "/", "~")) and word != folder:
                 yield f"{folder.rstrip('/')}/{word}"

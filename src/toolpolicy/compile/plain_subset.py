@@ -44,6 +44,7 @@ __all__ = [
     "Redirect",
     "code_runs",
     "recognise_plain",
+    "through_links",
 ]
 
 MAX_PLAIN_LINE_LENGTH = 16 * 1024
@@ -460,8 +461,26 @@ def _maybe_written(commands: Iterable[PlainCommand]) -> tuple[str, ...]:
             _join_values(command.words[1:], found)
         for run in code_runs(command):
             found.update(dict.fromkeys(run))
-            _join_operands(run, found)
+            # the code runs where its command put it: ``env -C .claude sh -c 'cp x s.json'``
+            _join_operands([*command.words[1:], *run], found)
+    found.update(dict.fromkeys(through_links([c.words for c in commands], found)))
     return tuple(found)
+
+
+def through_links(runs: Iterable[Sequence[str]], paths: Iterable[str]) -> Iterator[str]:
+    """A link made earlier in the line (``ln -s .claude c && cp x c/settings.json``): each
+    of ``paths`` below a link that a run of ``runs`` makes, below the link's target too."""
+    links: list[tuple[str, str]] = []
+    for run in runs:
+        for index, word in enumerate(run):
+            if word.rsplit("/", 1)[-1] == "ln":
+                operands = [w for w in run[index + 1 :] if not w.startswith("-")]
+                if len(operands) >= 2:
+                    links.append((operands[1].rstrip("/"), operands[0].rstrip("/")))
+    for name, target in links[:_MAX_JOINED]:
+        for path in list(paths):
+            if path.startswith(f"{name}/"):
+                yield target + path[len(name) :]
 
 
 def code_runs(command: PlainCommand) -> Iterator[tuple[str, ...]]:
@@ -491,22 +510,23 @@ def _join_operands(words: Sequence[str], found: dict[str, None]) -> None:
 
 
 def _join_values(words: Sequence[str], found: dict[str, None]) -> None:
-    """Add to ``found`` the files a program makes of an option's value and an operand: the
-    value as the folder the operand is in (``env --chdir=.claude tee settings.json``,
-    ``make -C.claude``), the operand with the value appended (``sed -iit/config … .g``
-    backs ``.g`` up as ``.git/config``) and the value with each ``*`` made the operand's
-    name (``sed --in-place='*it/config' … .g``). Only where the value or the operand has a
-    ``.``, ``/`` or ``*``: a name of the protected set has one."""
+    """Add to ``found`` the files a program makes of an option's value (attached, or the word
+    after it) and an operand: the value as the folder the operand is in (``env
+    --chdir=.claude tee settings.json``, ``make -C.claude``), the operand with the value
+    appended (``sed -iit/config … .g`` backs ``.g`` up as ``.git/config``, ``cp -b -S n x
+    .claude/settings.jso``) and the value with each ``*`` made the operand's name (``sed
+    --in-place='*it/config' … .g``). Only where the value or the operand has a ``.``, ``/``
+    or ``*``: a name of the protected set has one."""
     operands = [w for w in words if not w.startswith("-") and "=" not in w][:_MAX_JOINED]
     values: dict[str, None] = {}
-    for word in words:
+    for index, word in enumerate(words):
         if word.startswith("--"):
             values[word.partition("=")[2]] = None
-        elif word.startswith("-") and len(word) > 2:
-            if _SHAPED.search(word) is None:
-                values[word[2:]] = None
-            else:  # where the value starts is the program's to say (``-pi*it/config``)
-                values.update(dict.fromkeys(_attached_values(word)))
+        elif word.startswith("-"):
+            # where a value starts is the program's to say (``-pi*it/config``, ``-bSn``)
+            values.update(dict.fromkeys(_attached_values(word)))
+        if word.startswith("-") and "=" not in word and index + 1 < len(words):
+            values[words[index + 1]] = None  # or the word after it (``-S n``, ``--suffix n``)
     for value in list(values)[: _MAX_JOINED * 2]:
         if not value:
             continue

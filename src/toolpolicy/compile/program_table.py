@@ -98,6 +98,7 @@ RUNS_CODE: MappingProxyType[str, str] = MappingProxyType(
         "zip": "zip -TT runs any command to test the archive",
         "rsync": "rsync -e and --rsync-path run any program",
         "vim": "vim runs any command (:!, -c, +)",
+        "ex": "ex runs any command (:!, -c, +)",
         "vi": "vi runs any command (:!, -c, +)",
         "nvim": "nvim runs any command (:!, -c, +)",
         "sort": "sort --compress-program runs any program",
@@ -352,6 +353,8 @@ def config_written(words: tuple[str, ...]) -> tuple[str, ...]:
     while index < len(words) and words[index].startswith("-"):
         name, equals, _ = words[index].partition("=")
         index += 2 if name in _GIT_VALUED and not equals else 1
+    if words[index : index + 2] in (("maintenance", "register"), ("maintenance", "start")):
+        return ("~/.gitconfig",)  # it registers the repository in the user's configuration
     if words[index : index + 1] != ("config",):
         return ()
     rest = words[index + 1 :]
@@ -420,9 +423,57 @@ def _tar_into(arguments: tuple[str, ...]) -> list[str]:
 
 
 def _unzip_into(arguments: tuple[str, ...]) -> list[str]:
-    if any(_cluster_has(w, _UNZIP_READS) for w in arguments):
-        return []  # lists, tests or prints to standard output
-    return _valued(arguments, "-d", "--exdir") or ["."]
+    into = _valued(arguments, "-d", "--exdir")
+    options = [w for w in arguments if not w.startswith(("-d", "--"))]
+    if any(_cluster_has(w, _UNZIP_READS) for w in options):
+        return []  # lists, tests or prints to standard output (``-d.claude`` is a folder)
+    return into or ["."]
+
+
+def _ar_into(arguments: tuple[str, ...]) -> list[str]:
+    into = _valued(arguments, "--output", "--output")
+    operation = next((w for w in arguments if not w.startswith("-") and w not in into), "")
+    extracting = "x" in operation or any(_cluster_has(w, "x") for w in arguments)
+    return (into or ["."]) if extracting else []
+
+
+def _pip_into(arguments: tuple[str, ...]) -> list[str]:
+    return _valued(arguments, "-t", "--target") if "install" in arguments else []
+
+
+def _wget_into(arguments: tuple[str, ...]) -> list[str]:
+    """The folder ``wget`` saves into when the names come from elsewhere: a
+    ``--directory-prefix`` (``-P``), or a URL list (``-i``) in the folder it runs in."""
+    prefix = _valued(arguments, "-P", "--directory-prefix")
+    listed = _valued(arguments, "-i", "--input-file")
+    return prefix or (["."] if listed else [])
+
+
+def _curl_into(arguments: tuple[str, ...]) -> list[str]:
+    """A ``curl`` configuration file (``-K``) names its outputs: the folder it runs in."""
+    return ["."] if _valued(arguments, "-K", "--config") else []
+
+
+def _python_into(arguments: tuple[str, ...]) -> list[str]:
+    """``python -m zipfile -e ARCHIVE DEST`` and ``-m tarfile -e ARCHIVE [DEST]``."""
+    if "-m" not in arguments:
+        return []
+    module = arguments[arguments.index("-m") + 1 : arguments.index("-m") + 2]
+    if module not in (("zipfile",), ("tarfile",)):
+        return []
+    rest = arguments[arguments.index("-m") + 2 :]
+    if not any(w in ("-e", "--extract") for w in rest):
+        return []
+    operands = [w for w in rest if not w.startswith("-")]
+    return operands[1:2] or ["."]
+
+
+def _split_into(arguments: tuple[str, ...]) -> list[str]:
+    """``split`` writes files named by its prefix (the second operand) and suffixes it
+    chooses: the prefix's folder, when it names one."""
+    operands = [w for w in arguments if not w.startswith("-")]
+    folder = operands[1].rpartition("/")[0] if len(operands) > 1 else ""
+    return [folder] if folder else []
 
 
 def _7z_into(arguments: tuple[str, ...]) -> list[str]:
@@ -456,14 +507,17 @@ _UNZIP_READS = "lvtZpcz"
 _EXTRACTORS: MappingProxyType[str, Callable[[tuple[str, ...]], list[str]]] = MappingProxyType(
     {"tar": _tar_into, "bsdtar": _tar_into, "gtar": _tar_into, "unzip": _unzip_into,
      "7z": _7z_into, "7za": _7z_into, "7zr": _7z_into, "cpio": _cpio_into, "pax": _pax_into,
-     "patch": _patch_into}
+     "patch": _patch_into, "ar": _ar_into, "pip": _pip_into, "pip3": _pip_into,
+     "wget": _wget_into, "curl": _curl_into, "split": _split_into, "python": _python_into,
+     "python3": _python_into}
 )  # fmt: skip
-"""Programs that write the files an archive or a patch names, and where they write them."""
+"""Programs that write files something other than the line names (an archive, a patch, a
+package, a server, a configuration file, the program's own suffixes), and where."""
 
 WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv", "git", *_EXTRACTORS})
 """The programs ``writes_below`` knows: a line naming none of them writes below no folder."""
 WRITES_BELOW_HINTS = frozenset(
-    {*WRITES_BELOW - {"git"}, "config", "init", "clone", "apply", "am", "set", "npm"}
+    {*WRITES_BELOW - {"git"}, "config", "init", "clone", "apply", "am", "set", "npm", "maintenance"}
 )
 """Words one of which a line's text holds whenever ``writes_below`` finds a folder in it,
 if bash makes its words from the text as written (no quote, escape or expansion): ``git``
