@@ -12,7 +12,6 @@ reader) and keeps what it needs from it in one :class:`ShellSupport`.
 from __future__ import annotations
 
 import functools
-import glob
 import os
 from collections.abc import Callable, Iterable, Iterator
 from types import MappingProxyType
@@ -182,6 +181,8 @@ def _expanded(
 ) -> Iterator[FileAccess]:
     """The files ``pattern`` matches in ``workspace`` now, as bash will expand it; past
     :data:`MAX_GLOB_MATCHES`, the pattern itself, unchecked."""
+    import glob  # only for a line with a glob
+
     matches = glob.glob(os.path.expanduser(pattern), root_dir=workspace)
     if len(matches) > MAX_GLOB_MATCHES:
         yield FileAccess(effect, pattern, redirect, unchecked=True)

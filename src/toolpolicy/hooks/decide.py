@@ -176,10 +176,6 @@ def _calls(
     folder (``_workdir``)."""
     given = event.tool_input
     if entry.kind is Kind.SHELL:
-        # Patch parsing loads only for the events that need it: a read or a write decision
-        # does not pay for importing it.
-        from .patch import patch_cd_folders, runs_apply_patch
-
         command = _text(given, entry.command or "command")
         if folder:
             # Also as the line that moves there first: a command rule on ``cd FOLDER`` sees
@@ -192,9 +188,14 @@ def _calls(
             yield from _powershell(command)
             return
         yield "shell", {"command": command}
-        if entry.patches and runs_apply_patch(command):
-            bases = [event.cwd, *(os.path.join(event.cwd, d) for d in patch_cd_folders(command))]
-            yield from _patch_writes(command, bases, workspace)
+        if entry.patches:
+            # Patch parsing loads only for the agents whose shell applies patches (Codex).
+            from .patch import patch_cd_folders, runs_apply_patch
+
+            if runs_apply_patch(command):
+                folders = patch_cd_folders(command)
+                bases = [event.cwd, *(os.path.join(event.cwd, d) for d in folders)]
+                yield from _patch_writes(command, bases, workspace)
         return
     if entry.kind is Kind.PATCH:
         patch = _text(given, entry.command or "command")

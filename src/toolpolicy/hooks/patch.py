@@ -15,7 +15,6 @@ writes relative to the event's ``cwd`` and to every ``cd`` folder the command na
 from __future__ import annotations
 
 import re
-import shlex
 
 __all__ = ["PatchError", "patch_cd_folders", "patch_targets", "runs_apply_patch"]
 
@@ -59,6 +58,8 @@ def runs_apply_patch(command: str) -> bool:
 def patch_cd_folders(command: str) -> list[str]:
     """Every folder a ``cd`` in ``command`` names, unquoted (the patch may be relative to
     any of them)."""
+    import shlex  # only for a line that applies a patch
+
     folders: list[str] = []
     for found in _CD.finditer(command):
         try:
