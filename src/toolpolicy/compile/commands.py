@@ -13,10 +13,10 @@ Two readings, kept apart because they answer opposite questions:
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 
-from ..core.lean_typing import NamedTuple
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from .brace_words import brace_words
 from .command_patterns import (
     MAX_COMMAND_PATTERN_LENGTH,
@@ -36,6 +36,11 @@ from .plain_subset import (
 )
 from .program_table import CONFIGURING, WRITES_BELOW, config_written, writes_below
 from .redirect_scan import WrittenTarget, scan_written
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 __all__ = [
     "MAX_COMMAND_LINE_LENGTH",
@@ -219,25 +224,27 @@ def _words_and_code(line: PlainLine) -> Iterator[tuple[str, ...]]:
 def _written_below(runs: Iterable[tuple[str, ...]]) -> tuple[tuple[str, bool], ...]:
     """``CommandLine.written_below``: each word of a run that names a program writing below
     its folders starts a command there, whatever stands before it."""
-    found: dict[tuple[str, bool], None] = {}
-    for run in runs:
-        for index, word in enumerate(run):
-            if word.rsplit("/", 1)[-1] in WRITES_BELOW:
-                found.update(dict.fromkeys(writes_below(run[index:])))
-    return tuple(found)
+    return tuple(dict.fromkeys(_wherever(runs, WRITES_BELOW, writes_below)))
 
 
 def _configured(runs: Iterable[tuple[str, ...]]) -> tuple[WrittenTarget, ...]:
     """The configuration files outside the workspace a run of words writes wherever a
     program's name stands in it (``program_table.config_written``), as written targets."""
-    found = {
-        WrittenTarget(path, None): None
-        for run in runs
-        for index, word in enumerate(run)
-        if word.rsplit("/", 1)[-1] in CONFIGURING
-        for path in config_written(run[index:])
-    }
-    return tuple(found)
+    found = _wherever(runs, CONFIGURING, config_written)
+    return tuple(dict.fromkeys(WrittenTarget(path, None) for path in found))
+
+
+def _wherever(
+    runs: Iterable[tuple[str, ...]],
+    programs: frozenset[str],
+    read: Callable[[tuple[str, ...]], tuple[T, ...]],
+) -> Iterator[T]:
+    """What ``read`` finds in the command that starts at each word of a run naming one of
+    ``programs`` (``sudo rm -rf .``, ``sh -c 'git config --global …'``)."""
+    for run in runs:
+        for index, word in enumerate(run):
+            if word.rsplit("/", 1)[-1] in programs:
+                yield from read(run[index:])
 
 
 def _code_writes(line: PlainLine) -> tuple[WrittenTarget, ...]:
