@@ -39,7 +39,7 @@ POLICY_RULES = """\
     behavior: allow
     reason: Editing is fine
     match: {commands: [sed, perl, env, make, vim, ex, unshare, git, cp, tee, cd, pushd, unzip,
-      python3, ar, pip, wget, curl, split, ln, sh]}
+      python3, ar, pip, wget, curl, split, ln, sh, mv]}
 """
 
 PATCH = """\
@@ -95,6 +95,16 @@ LINES = [
     ("pushd -- {claude} && cp ../x settings.json", _SETTINGS),
     ("HOME={claude} cd && cp ../x settings.json", _SETTINGS),
     ("env -C {claude} sh -c 'cp ../x settings.json'", _SETTINGS),
+    # round 3: a link renamed or copied before use, a relative or built target, cd twice
+    ("ln -s {claude} c && mv c e && cp x e/settings.json", _SETTINGS),
+    ("ln -s {claude} c && cp -a c e && cp x e/settings.json", _SETTINGS),
+    ("ln -s ../{claude} src/c && cp x src/c/settings.json", _SETTINGS),
+    ("ln -s .. src/up && cp x src/up/{claude}/settings.json", _GIT),
+    ("ln -s -t src ../{claude} && cp x src/{claude}/settings.json", _SETTINGS),
+    ('ln -s "$PWD/{claude}" c && cp x c/settings.json', _SETTINGS),
+    ("cd src && cd ../{claude} && cp ../x settings.json", _SETTINGS),
+    ("pushd src; pushd ../{claude}; cp ../x settings.json", _SETTINGS),
+    ("D={claude}; cd $D && cp ../x settings.json", _SETTINGS),
 ]
 
 
@@ -183,6 +193,8 @@ def test_each_composed_name_is_denied_with_the_protected_reason(
         "curl -s -K cfg",
         "ln -s {claude} c && cp x c/settings.json",
         "HOME={claude} cd && cp ../x settings.json",
+        "ln -s {claude} c && mv c e && cp x e/settings.json",
+        "cd src && cd ../{claude} && cp ../x settings.json",
     ],
 )
 def test_the_spellings_really_write_the_protected_set(tmp_path: Path, template: str) -> None:
@@ -217,6 +229,8 @@ def test_every_hook_denies_a_composed_name(tmp_path: Path, agent: str, template:
         "env --chdir=src tee out.txt < x",
         "make -C src -B all",
         "cd src && cp ../x y",
+        "cd src && cd ../src && cp ../x y",
+        "ln -s src/a.txt b.txt",
         "git apply --check p.diff",
         "git apply --directory=src p.diff",
         "cp src/a.b/c.txt src/d.txt",

@@ -175,7 +175,7 @@ def beyond_plain(
     written = (scan_written(line) if ">" in line else ()) + _configured(runs)
     braced, complete = brace_words(line) if "{" in line else ((), True)
     words = [*(word for run in runs for word in run), *braced]
-    entered = [*words, *_below_entered(runs, words)]
+    entered = [*words, *_below_entered(runs, words, "$" in line or "`" in line)]
     named = tuple(dict.fromkeys([*entered, *through_links(runs, entered)]))
     return written, named, not complete, below
 
@@ -198,16 +198,27 @@ def _entered(run: tuple[str, ...], index: int) -> list[str]:
 _MAX_ENTERED = 16
 
 
-def _below_entered(runs: tuple[tuple[str, ...], ...], words: list[str]) -> Iterator[str]:
+def _below_entered(
+    runs: tuple[tuple[str, ...], ...], words: list[str], expands: bool
+) -> Iterator[str]:
     """In a line that enters a folder (``cd .claude && cp ../x settings.json``, in a
-    subshell too), each word also as a path from each folder entered: what runs after the
-    ``cd`` names its files from there."""
+    subshell too), each word also as a path from each folder entered, and from where the
+    folders entered one after another lead (``cd sub && cd ../.claude``): what runs after
+    the ``cd`` names its files from there. In a line that ``expands`` (a ``$``, a
+    backquote), every word may be a folder entered."""
     entered: list[str] = []
+    here = ""  # where the folders entered so far lead (``cd sub && cd ../.claude``)
     for run in runs:
         for index, word in enumerate(run):
             if word.lstrip("(") in _ENTERS:
-                entered.extend(_entered(run, index))
-    for folder in entered[:_MAX_ENTERED]:
+                for folder in _entered(run, index):
+                    here = (
+                        folder if folder.startswith(("/", "~")) or not here else f"{here}/{folder}"
+                    )
+                    entered += [folder, here]
+    if entered and expands:
+        entered += words  # a folder bash makes at run time (``cd $D``) may be any of them
+    for folder in dict.fromkeys(entered[: _MAX_ENTERED * 4]):
         for word in words[: _MAX_ENTERED * 4]:
             if word and not word.startswith(("-", "/", "~")) and word != folder:
                 yield f"{folder.rstrip('/')}/{word}"

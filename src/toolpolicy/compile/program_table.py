@@ -228,6 +228,8 @@ def writes_below(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
       (``--directory``; the one the line runs in by default), whole, as ``patch``.
     """
     program = words[0].rsplit("/", 1)[-1]
+    if program == "ln":
+        return tuple((folder, True) for folder in _linked(words[1:]))
     if program == "find":
         if not _find_changes(words):
             return ()
@@ -387,6 +389,35 @@ def _npm_config(arguments: tuple[str, ...]) -> tuple[str, ...]:
     return ("/etc/npmrc",) if globally else ("~/.npmrc",)
 
 
+def _linked(arguments: tuple[str, ...]) -> list[str]:
+    """The folders a symbolic ``ln`` links to, as seen from the workspace: a relative target
+    from the folder the link lands in (``ln -s ../.claude sub/c`` links ``.claude``;
+    ``-t DIR``; the last operand, or the folder it names). A link to a folder lets any later
+    command write below it by another name (``ln -s .claude c && mv c e && cp x
+    e/settings.json``), so the folder counts as written below, whole."""
+    if not any(w in ("--symbolic", "-s") or _cluster_has(w, "s") for w in arguments):
+        return []
+    into = _valued(arguments, "-t", "--target-directory")
+    operands = [w for w in arguments if not w.startswith("-") and w not in into]
+    if into:
+        targets, places = operands, into
+    elif len(operands) >= 2:
+        last = operands[-1].rstrip("/")
+        targets, places = operands[:-1], [last.rpartition("/")[0] or ".", last]
+    else:
+        targets, places = operands, ["."]
+    found: list[str] = []
+    for target in targets:
+        if target.startswith(("/", "~")):
+            found.append(target)
+        else:
+            found.extend(f"{place.rstrip('/')}/{target}" for place in places)
+        # a target bash builds at run time ends in what the line shows (``"$PWD/.claude"``)
+        parts = target.split("/")
+        found.extend("/".join(parts[index:]) for index in range(1, len(parts)))
+    return found
+
+
 def _below(folder: str, path: str) -> str:
     """``path`` as seen from the folder ``git -C`` names (``""``: the one it runs in)."""
     return path if path.startswith("/") or not folder else f"{folder.rstrip('/')}/{path}"
@@ -514,7 +545,7 @@ _EXTRACTORS: MappingProxyType[str, Callable[[tuple[str, ...]], list[str]]] = Map
 """Programs that write files something other than the line names (an archive, a patch, a
 package, a server, a configuration file, the program's own suffixes), and where."""
 
-WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv", "git", *_EXTRACTORS})
+WRITES_BELOW = frozenset({*_RECURSIVE_LETTERS, "find", "mv", "git", "ln", *_EXTRACTORS})
 """The programs ``writes_below`` knows: a line naming none of them writes below no folder."""
 WRITES_BELOW_HINTS = frozenset(
     {*WRITES_BELOW - {"git"}, "config", "init", "clone", "apply", "am", "set", "npm", "maintenance"}
