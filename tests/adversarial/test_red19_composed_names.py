@@ -39,7 +39,7 @@ POLICY_RULES = """\
     behavior: allow
     reason: Editing is fine
     match: {commands: [sed, perl, env, make, vim, ex, unshare, git, cp, tee, cd, pushd, unzip,
-      python3, ar, pip, wget, curl, split, ln, sh, mv]}
+      python3, ar, pip, wget, curl, split, ln, sh, mv, bash]}
 """
 
 PATCH = """\
@@ -105,6 +105,9 @@ LINES = [
     ("cd src && cd ../{claude} && cp ../x settings.json", _SETTINGS),
     ("pushd src; pushd ../{claude}; cp ../x settings.json", _SETTINGS),
     ("D={claude}; cd $D && cp ../x settings.json", _SETTINGS),
+    # round 4: a folder entered inside code a shell runs
+    ("bash -c 'cd {claude} && cp ../x settings.json'", _SETTINGS),
+    ("sh -c 'cd src && cd ../{claude} && tee settings.json < ../x'", _SETTINGS),
 ]
 
 
@@ -195,6 +198,7 @@ def test_each_composed_name_is_denied_with_the_protected_reason(
         "HOME={claude} cd && cp ../x settings.json",
         "ln -s {claude} c && mv c e && cp x e/settings.json",
         "cd src && cd ../{claude} && cp ../x settings.json",
+        "bash -c 'cd {claude} && cp ../x settings.json'",
     ],
 )
 def test_the_spellings_really_write_the_protected_set(tmp_path: Path, template: str) -> None:
@@ -230,6 +234,7 @@ def test_every_hook_denies_a_composed_name(tmp_path: Path, agent: str, template:
         "make -C src -B all",
         "cd src && cp ../x y",
         "cd src && cd ../src && cp ../x y",
+        "bash -c 'cd src && cp ../x y'",
         "ln -s src/a.txt b.txt",
         "git apply --check p.diff",
         "git apply --directory=src p.diff",

@@ -30,6 +30,7 @@ from .plain_subset import (
     MAX_PLAIN_LINE_LENGTH,
     NotPlain,
     PlainLine,
+    below_entered,
     code_runs,
     recognise_plain,
     through_links,
@@ -175,53 +176,9 @@ def beyond_plain(
     written = (scan_written(line) if ">" in line else ()) + _configured(runs)
     braced, complete = brace_words(line) if "{" in line else ((), True)
     words = [*(word for run in runs for word in run), *braced]
-    entered = [*words, *_below_entered(runs, words, "$" in line or "`" in line)]
+    entered = [*words, *below_entered(runs, words, "$" in line or "`" in line)]
     named = tuple(dict.fromkeys([*entered, *through_links(runs, entered)]))
     return written, named, not complete, below
-
-
-_ENTERS = frozenset({"cd", "pushd"})
-_ENTERED_FROM = frozenset({"HOME", "OLDPWD", "CDPATH"})
-
-
-def _entered(run: tuple[str, ...], index: int) -> list[str]:
-    """The folder ``cd`` (``pushd``) at ``index`` of ``run`` enters: its first word that is
-    no option (``cd -P .claude``, ``pushd -- .claude``); with none (``cd``, ``cd -``), the
-    folder an assignment in the run gives it (``HOME=.claude cd``: the scan reads the name
-    and the value as two words)."""
-    for word in run[index + 1 :]:
-        if not word.startswith("-"):
-            return [word]
-    return [run[i + 1] for i, word in enumerate(run[:-1]) if word in _ENTERED_FROM]
-
-
-_MAX_ENTERED = 16
-
-
-def _below_entered(
-    runs: tuple[tuple[str, ...], ...], words: list[str], expands: bool
-) -> Iterator[str]:
-    """In a line that enters a folder (``cd .claude && cp ../x settings.json``, in a
-    subshell too), each word also as a path from each folder entered, and from where the
-    folders entered one after another lead (``cd sub && cd ../.claude``): what runs after
-    the ``cd`` names its files from there. In a line that ``expands`` (a ``$``, a
-    backquote), every word may be a folder entered."""
-    entered: list[str] = []
-    here = ""  # where the folders entered so far lead (``cd sub && cd ../.claude``)
-    for run in runs:
-        for index, word in enumerate(run):
-            if word.lstrip("(") in _ENTERS:
-                for folder in _entered(run, index):
-                    here = (
-                        folder if folder.startswith(("/", "~")) or not here else f"{here}/{folder}"
-                    )
-                    entered += [folder, here]
-    if entered and expands:
-        entered += words  # a folder bash makes at run time (``cd $D``) may be any of them
-    for folder in dict.fromkeys(entered[: _MAX_ENTERED * 4]):
-        for word in words[: _MAX_ENTERED * 4]:
-            if word and not word.startswith(("-", "/", "~")) and word != folder:
-                yield f"{folder.rstrip('/')}/{word}"
 
 
 def _words_and_code(line: PlainLine) -> Iterator[tuple[str, ...]]:

@@ -459,10 +459,15 @@ def _maybe_written(commands: Iterable[PlainCommand]) -> tuple[str, ...]:
             found.update(dict.fromkeys(tail for path in paths for tail in _dot_tails(path)))
             _join_operands(command.words[1:], found)
             _join_values(command.words[1:], found)
-        for run in code_runs(command):
+        runs = list(code_runs(command))
+        for run in runs:
             found.update(dict.fromkeys(run))
             # the code runs where its command put it: ``env -C .claude sh -c 'cp x s.json'``
             _join_operands([*command.words[1:], *run], found)
+        if runs:  # and where it goes itself: ``bash -c 'cd .claude && cp ../x settings.json'``
+            words = [w for run in runs for w in run]
+            expands = any("$" in w or "`" in w for w in command.words)
+            found.update(dict.fromkeys(below_entered(runs, words, expands)))
     found.update(dict.fromkeys(through_links([c.words for c in commands], found)))
     return tuple(found)
 
@@ -481,6 +486,50 @@ def through_links(runs: Iterable[Sequence[str]], paths: Iterable[str]) -> Iterat
         for path in list(paths):
             if path.startswith(f"{name}/"):
                 yield target + path[len(name) :]
+
+
+_ENTERS = frozenset({"cd", "pushd"})
+_ENTERED_FROM = frozenset({"HOME", "OLDPWD", "CDPATH"})
+
+
+def _entered(run: Sequence[str], index: int) -> list[str]:
+    """The folder ``cd`` (``pushd``) at ``index`` of ``run`` enters: its first word that is
+    no option (``cd -P .claude``, ``pushd -- .claude``); with none (``cd``, ``cd -``), the
+    folder an assignment in the run gives it (``HOME=.claude cd``: the scan reads the name
+    and the value as two words)."""
+    for word in run[index + 1 :]:
+        if not word.startswith("-"):
+            return [word]
+    return [run[i + 1] for i, word in enumerate(run[:-1]) if word in _ENTERED_FROM]
+
+
+_MAX_ENTERED = 16
+
+
+def below_entered(
+    runs: Iterable[Sequence[str]], words: Sequence[str], expands: bool
+) -> Iterator[str]:
+    """In a line that enters a folder (``cd .claude && cp ../x settings.json``, in a
+    subshell too), each word also as a path from each folder entered, and from where the
+    folders entered one after another lead (``cd sub && cd ../.claude``): what runs after
+    the ``cd`` names its files from there. In a line that ``expands`` (a ``$``, a
+    backquote), every word may be a folder entered."""
+    entered: list[str] = []
+    here = ""  # where the folders entered so far lead (``cd sub && cd ../.claude``)
+    for run in runs:
+        for index, word in enumerate(run):
+            if word.lstrip("(") in _ENTERS:
+                for folder in _entered(run, index):
+                    here = (
+                        folder if folder.startswith(("/", "~")) or not here else f"{here}/{folder}"
+                    )
+                    entered += [folder, here]
+    if entered and expands:
+        entered += words  # a folder bash makes at run time (``cd $D``) may be any of them
+    for folder in dict.fromkeys(entered[: _MAX_ENTERED * 4]):
+        for word in words[: _MAX_ENTERED * 4]:
+            if word and not word.startswith(("-", "/", "~")) and word != folder:
+                yield f"{folder.rstrip('/')}/{word}"
 
 
 def code_runs(command: PlainCommand) -> Iterator[tuple[str, ...]]:
