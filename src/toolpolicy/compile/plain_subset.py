@@ -546,11 +546,17 @@ _PATH_OR_OPTION = re.compile(r"[\w./@%+:=~-]*", re.ASCII)
 characters (a ``,`` may list paths: ``_carried`` reads those)."""
 
 
+def _operands(words: Sequence[str]) -> list[str]:
+    """The operands of ``words`` (each word that is no option nor assignment), each once,
+    at most ``_MAX_JOINED`` of them: what the joins below combine."""
+    operands = [w for w in words if not w.startswith("-") and "=" not in w]
+    return list(dict.fromkeys(operands))[:_MAX_JOINED]
+
+
 def _join_operands(words: Sequence[str], found: dict[str, None]) -> None:
     """Add to ``found`` each operand of ``words`` (a word that is no option) below each
     other one, as a program that writes into a folder names its file."""
-    operands = [w for w in words if not w.startswith("-") and "=" not in w]
-    joined = list(dict.fromkeys(operands))[:_MAX_JOINED]
+    joined = _operands(words)
     for folder in joined:
         for other in joined:
             name = other.rstrip("/").rpartition("/")[2]
@@ -566,7 +572,7 @@ def _join_values(words: Sequence[str], found: dict[str, None]) -> None:
     .claude/settings.jso``) and the value with each ``*`` made the operand's name (``sed
     --in-place='*it/config' … .g``). Only where the value or the operand has a ``.``, ``/``
     or ``*``: a name of the protected set has one."""
-    operands = [w for w in words if not w.startswith("-") and "=" not in w][:_MAX_JOINED]
+    operands = _operands(words)
     values: dict[str, None] = {}
     for index, word in enumerate(words):
         if word.startswith("--"):

@@ -292,6 +292,33 @@ def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
     """``writes_below`` for ``git``: the ``.git`` a ``git config`` writes, or that ``git init``
     or ``git clone`` fills from a template or configures (``--template``, ``-c``), and the
     folder ``git apply`` or ``git am`` applies a patch into."""
+    index, folder, git_dir = _git_options(words)
+    subcommand, rest = words[index : index + 1], words[index + 1 :]
+    options = {w.partition("=")[0] for w in rest if w.startswith("-")}
+    named = [w for w in rest if not w.startswith("-")]
+    if subcommand == ("config",):
+        if not _CONFIG_ELSEWHERE.isdisjoint(options) or not _config_sets(options, named):
+            return ()
+    elif subcommand in (("apply",), ("am",)):
+        if not _APPLY_ONLY_READS.isdisjoint(options):
+            return ()
+        # like ``patch``: the patch names the files (``.claude/settings.json``), not the line
+        into = [w.partition("=")[2] for w in rest if w.startswith("--directory=")]
+        return tuple((_below(folder, target), True) for target in (into or ["."]))
+    elif subcommand in (("init",), ("clone",)):
+        if _SEEDED.isdisjoint(options):
+            return ()  # the default template holds only samples
+        # the folder it fills: an operand, or the folder it runs in (a value of an option
+        # may stand where the operand does: every one counts)
+        return tuple((_below(folder, f"{target}/.git"), True) for target in (*named, "."))
+    else:
+        return ()
+    return ((git_dir if git_dir is not None else _below(folder, ".git"), True),)
+
+
+def _git_options(words: tuple[str, ...]) -> tuple[int, str, str | None]:
+    """Where ``git``'s own options (before the subcommand) end in ``words``, the folder
+    ``-C`` moves to (``""``: the one it runs in) and the ``--git-dir`` given, if any."""
     folder = ""
     git_dir: str | None = None
     index = 1
@@ -304,27 +331,7 @@ def _git_writes(words: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
         elif name == "--git-dir":
             git_dir = value
         index += 1
-    subcommand, rest = words[index : index + 1], words[index + 1 :]
-    options = {w.partition("=")[0] for w in rest if w.startswith("-")}
-    named = [w for w in rest if not w.startswith("-")]
-    if subcommand == ("config",):
-        if not _CONFIG_ELSEWHERE.isdisjoint(options) or not _config_sets(options, named):
-            return ()
-    elif subcommand in (("apply",), ("am",)):
-        if not _APPLY_ONLY_READS.isdisjoint(options):
-            return ()
-        # like ``patch``: the patch names the files (``.claude/settings.json``), not the line
-        into = [v for w in rest if w.startswith("--directory=") for v in (w.partition("=")[2],)]
-        return tuple((_below(folder, target), True) for target in (into or ["."]))
-    elif subcommand in (("init",), ("clone",)):
-        if _SEEDED.isdisjoint(options):
-            return ()  # the default template holds only samples
-        # the folder it fills: an operand, or the folder it runs in (a value of an option
-        # may stand where the operand does: every one counts)
-        return tuple((_below(folder, f"{target}/.git"), True) for target in (*named, "."))
-    else:
-        return ()
-    return ((git_dir if git_dir is not None else _below(folder, ".git"), True),)
+    return index, folder, git_dir
 
 
 def _config_sets(options: set[str], named: list[str]) -> bool:
@@ -351,10 +358,7 @@ def config_written(words: tuple[str, ...]) -> tuple[str, ...]:
         return _npm_config(words[1:])
     if program != "git":
         return ()
-    index = 1
-    while index < len(words) and words[index].startswith("-"):
-        name, equals, _ = words[index].partition("=")
-        index += 2 if name in _GIT_VALUED and not equals else 1
+    index = _git_options(words)[0]
     if words[index : index + 2] in (("maintenance", "register"), ("maintenance", "start")):
         return ("~/.gitconfig",)  # it registers the repository in the user's configuration
     if words[index : index + 1] != ("config",):
@@ -489,10 +493,10 @@ def _python_into(arguments: tuple[str, ...]) -> list[str]:
     """``python -m zipfile -e ARCHIVE DEST`` and ``-m tarfile -e ARCHIVE [DEST]``."""
     if "-m" not in arguments:
         return []
-    module = arguments[arguments.index("-m") + 1 : arguments.index("-m") + 2]
-    if module not in (("zipfile",), ("tarfile",)):
+    at = arguments.index("-m")
+    if arguments[at + 1 : at + 2] not in (("zipfile",), ("tarfile",)):
         return []
-    rest = arguments[arguments.index("-m") + 2 :]
+    rest = arguments[at + 2 :]
     if not any(w in ("-e", "--extract") for w in rest):
         return []
     operands = [w for w in rest if not w.startswith("-")]
