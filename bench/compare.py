@@ -526,7 +526,7 @@ def _format_rows(rows: Sequence[Row], *, ratios: bool) -> list[str]:
     return out
 
 
-_STARTS = ("python", "floor", "hook", "hook-bash", "hook-1000", "check")
+_STARTS = ("python", "floor", "hook", "hook-engine", "hook-bash", "hook-1000", "check")
 """The processes whose cost is their start: compared with ``python3 -c pass``."""
 
 

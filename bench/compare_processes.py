@@ -111,6 +111,11 @@ def commands(ws: Workspace, *, quick: bool = False) -> list[Command]:
             "tool_use_id": "toolu_bench",
         }
     ).encode()
+    # A Read no answer lane answers (a dot folder is not plain text): the engine decides it.
+    engine_event = event.replace(
+        json.dumps(os.path.join(ws.root, "src", "a.py")).encode(),
+        json.dumps(os.path.join(ws.root, ".github", "workflows", "ci.yml")).encode(),
+    )
     bash_event = json.dumps(
         {
             "session_id": "bench",
@@ -141,7 +146,18 @@ def commands(ws: Workspace, *, quick: bool = False) -> list[Command]:
             [sys.executable, "-c", _FLOOR, os.path.join(ws.scratch, "floor.jsonl")],
             event,
         ),
-        Command("hook", "toolpolicy hook claude-code (P03, a Read event)", hook, event),
+        Command(
+            "hook",
+            "toolpolicy hook claude-code (P03, a Read event: after the first, its answer lane)",
+            hook,
+            event,
+        ),
+        Command(
+            "hook-engine",
+            "toolpolicy hook claude-code (P03, a Read the engine answers: .github/workflows/ci.yml)",
+            hook,
+            engine_event,
+        ),
         Command(
             "hook-bash",
             f"toolpolicy hook claude-code (P03, a Bash event: {BASH_LINE})",

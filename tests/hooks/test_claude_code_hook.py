@@ -367,7 +367,10 @@ def test_session_start_warms_the_cache(hook: Hook, tmp_path: Path) -> None:
     warmed = {p.name: p.stat().st_mtime_ns for p in hook.cache.iterdir()}
     assert len(warmed) == 2
     hook.run(golden("pre_tool_use_read_inside", hook.ws, hook.home)["event"], "--policy", policy)
-    assert {p.name: p.stat().st_mtime_ns for p in hook.cache.iterdir()} == warmed
+    after = {p.name: p.stat().st_mtime_ns for p in hook.cache.iterdir()}
+    # the entries were read, not rebuilt; the read wrote its answer lane beside them
+    assert {name: at for name, at in after.items() if name.endswith(".entry")} == warmed
+    assert [name.rpartition(".")[2] for name in set(after) - set(warmed)] == ["lane"]
 
 
 # -- errors, audit, cache --------------------------------------------------------------------

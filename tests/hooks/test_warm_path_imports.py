@@ -11,7 +11,8 @@ OpenSSL binding: ``core.sha256`` is CPython's own), ``threading`` (a lock is
 ``unicodedata``), the glob compiler (P03's rules hold no path pattern), nor the adapters of
 the other agents. A
 shell event does load the shell-line reader: the control that the list names modules the hook
-really uses.
+really uses. A warm Read of a plain path is answered by its answer lane
+(``hooks.answer_lane``), which loads none of the engine and not even ``enum``.
 """
 
 from __future__ import annotations
@@ -61,8 +62,14 @@ def _loaded_after(hook: Hook, event: str, *flags: str) -> dict[str, object]:
     env["CLAUDE_PROJECT_DIR"] = str(hook.ws)
     env["HOME"] = str(hook.home)
     rc, modules = modules_after_hook("claude-code", event, hook.audit, *flags, env=env, cwd=hook.ws)
-    names = (*OFF_THE_WARM_PATH, "toolpolicy.engine.cache")
+    names = (*OFF_THE_WARM_PATH, *ENGINE)
     return {"rc": rc, "loaded": [m for m in names if m in modules]}
+
+
+ENGINE = ("toolpolicy.engine.cache", "toolpolicy.engine.evaluate")
+"""What the engine's answer loads, and the answer lane does not (nor ``enum``: see below)."""
+WARM = {"pre_tool_use_read_inside": [], "pre_tool_use_edit": list(ENGINE)}
+"""What of ``ENGINE`` a warm event loads: a Read is the lane's, an Edit the engine's."""
 
 
 # A policy with a command rule: its compiled pattern is read from the cache on every call.
@@ -76,12 +83,9 @@ def test_a_warm_read_or_write_loads_no_argparse_typing_shell_parsing_pathlib_or_
     (hook.ws / "src").mkdir()  # the edit event's cwd
     event = json.dumps(golden(name, hook.ws, hook.home)["event"])
     policy = ("--policy", str(hook.policy(PUSHES)))
-    assert hook.run(event, *policy).returncode == 0  # warm the cache
-    # the cache module did load: the decision went through the warm path, not around it
-    assert _loaded_after(hook, event, *policy) == {
-        "rc": 0,
-        "loaded": ["toolpolicy.engine.cache"],
-    }
+    assert hook.run(event, *policy).returncode == 0  # warm the cache (and the Read's lane)
+    # the engine's modules did load for the Edit: it went through the warm path, not around it
+    assert _loaded_after(hook, event, *policy) == {"rc": 0, "loaded": WARM[name]}
 
 
 NOT_FOR_THE_COMMAND = ("re", "json", *OFF_THE_WARM_PATH)
@@ -102,8 +106,9 @@ def test_the_installed_command_answers_a_warm_read_or_write_without_re_or_json(
     modules_after_command(args, event, env=env, cwd=hook.ws)  # warm the cache
     rc, modules = modules_after_command(args, event, env=env, cwd=hook.ws)
     assert rc == 0
-    assert "toolpolicy.engine.cache" in modules  # it decided on the warm path
+    assert [m for m in ENGINE if m in modules] == WARM[name]  # the lane's or the engine's
     assert [name for name in NOT_FOR_THE_COMMAND if name in modules] == []
+    assert ("enum" in modules) is bool(WARM[name])  # the vocabulary's enums: the engine's
     assert hook.records()[-1]["agent_tool"] in ("Read", "Edit")  # and audited the call
 
 

@@ -213,11 +213,11 @@ class ToolBucket(NamedTuple):
             empty=not (plain or path_rules or command_rules),
         )
 
-    def path_keys(self) -> PathKeys | None:
-        """The keys of this tool's path rules, or ``None`` when some path rule is filed under
-        no key (unkeyed, or absolute and home patterns, which read the file's absolute
-        spellings): then any path may meet one."""
-        if self.path_unkeyed or self.by_outside:
+    def relative_keys(self) -> PathKeys | None:
+        """The keys of this tool's workspace path rules (``None``: some path rule is filed
+        under no key); the absolute and home rules are :attr:`by_outside`'s keys, which a
+        file's absolute spelling must hold as a segment for one to match."""
+        if self.path_unkeyed:
             return None
         return PathKeys(frozenset((*self.by_first, *self.by_segment)), frozenset(self.by_extension))
 
@@ -312,11 +312,21 @@ class RuleView(NamedTuple):
         )
 
     def path_keys(self) -> PathKeys | None:
-        """See ``ToolBucket.path_keys``: the tool's own rules' and the shared rules' keys."""
-        own, shared = self.own.path_keys(), self.shared.path_keys()
+        """The keys of the tool's path rules, its own and the shared ones; ``None`` when some
+        path rule is filed under no key (unkeyed, or absolute and home patterns, which read
+        the file's absolute spellings): then any path may meet one."""
+        return None if self.absolute_keys() else self.relative_keys()
+
+    def relative_keys(self) -> PathKeys | None:
+        """See ``ToolBucket.relative_keys``: the tool's own rules' and the shared rules'."""
+        own, shared = self.own.relative_keys(), self.shared.relative_keys()
         if own is None or shared is None:
             return None
         return PathKeys(own.names | shared.names, own.extensions | shared.extensions)
+
+    def absolute_keys(self) -> frozenset[str]:
+        """The keys of the absolute and home path rules (see ``ToolBucket.relative_keys``)."""
+        return frozenset((*self.own.by_outside, *self.shared.by_outside))
 
     def path_rules(self) -> tuple[CompiledRule, ...]:
         """Every rule of the view that looks at paths, in declaration order."""

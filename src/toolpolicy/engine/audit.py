@@ -139,7 +139,11 @@ class JsonlAuditSink:
     def record(self, record: AuditRecord) -> None:
         """Append one chained line; raise ``AuditError`` unless all of it was written (and
         synced)."""
-        body = record_json(record)
+        self.append(record_json(record))
+
+    def append(self, body: str) -> None:
+        """Append ``body`` (a record's JSON, :func:`record_json`) as one chained line; raise
+        ``AuditError`` unless all of it was written (and synced)."""
         with self._lock:
             fd = self._fd
             if fd is None:

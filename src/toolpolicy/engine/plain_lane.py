@@ -29,17 +29,18 @@ path rules filed under no key, or absolute and home rules (they read ``$HOME``).
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable, Iterable, Mapping
 
 from ..compile.index import PathKeys
 from ..core.decision import Decision
+from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
 from ..tools.protected import ProtectedSet
 from ..tools.registry import ToolDefinition
 from ..tools.workspace import MAX_PATH_BYTES
+from .plain_text import plain_text
 
-__all__ = ["NO_LANE", "Lane", "is_plain_text", "plain_lane"]
+__all__ = ["NO_LANE", "Lane", "PlainShape", "is_plain_text", "plain_lane", "plain_shape"]
 
 # Reserved device names (see ``tools.workspace``) as the start of a segment: the name, then
 # a dot, the segment's end or the path's. Only segments starting with a, c, l, n or p are
@@ -55,12 +56,16 @@ costs a millisecond that the hook, which builds no lane, should not pay at impor
 def _matcher() -> Callable[[str], object]:
     global _plain_match
     if _plain_match is None:
+        import re  # with the first lane: the hook's lane builder reads plain text without it
+
         _plain_match = re.compile(_PLAIN_PATH, re.ASCII).fullmatch
     return _plain_match
 
 
 def is_plain_text(path: str) -> bool:
-    """True when ``path``'s text is plain (first bullet of the module docstring)."""
+    """True when ``path``'s text is plain (first bullet of the module docstring): what
+    ``engine.plain_text.plain_text`` says, by a compiled regular expression (a property test
+    holds the two together)."""
     return _matcher()(path) is not None
 
 
@@ -114,33 +119,61 @@ def _lane(
     return lane
 
 
+class PlainShape(NamedTuple):
+    """What makes a call of a file tool plain: its path ``argument`` (at most ``limit``
+    characters), its ``others`` required arguments (each a ``str`` within its limit), and the
+    lowered segment ``names`` and ``extensions`` a plain path must not hold."""
+
+    argument: str
+    limit: int
+    others: tuple[tuple[str, int], ...]
+    names: frozenset[str]
+    extensions: frozenset[str]
+
+    def representative(self, n: int = 0) -> str:
+        """The ``n``-th plain path that holds no name: ``p0``, ``p1``, ..."""
+        found = (p for i in itertools.count() if (p := f"p{i}") not in self.names)
+        return next(itertools.islice(found, n, None))
+
+
+def plain_shape(
+    definition: ToolDefinition, keys: PathKeys | None, protected: ProtectedSet
+) -> PlainShape | None:
+    """The shape of ``definition``'s plain calls given its path rules' ``keys`` (``None``:
+    some path rule has no key) and the selection's protected set; ``None``: the tool has no
+    plain calls (no path argument, an execute effect, a required argument that is not free
+    text, or a path rule without a key)."""
+    argument = definition.path_argument
+    if argument is None or definition.effect is Effect.EXECUTE or keys is None:
+        return None
+    required = [f for f in definition.arguments.fields if f.required]
+    if any(f.kind is not str or f.choices for f in required):
+        return None
+    limits = {f.name: _UNLIMITED if f.max_length is None else f.max_length for f in required}
+    limit = min(limits.pop(argument, _UNLIMITED), MAX_PATH_BYTES)
+    names = _plain_forms(itertools.chain(keys.names, _protected_names(protected)))
+    extensions = frozenset(e.lower() for e in keys.extensions)
+    return PlainShape(argument, limit, tuple(limits.items()), names, extensions)
+
+
 def plain_lane(
     definition: ToolDefinition,
     keys: PathKeys | None,
     protected: ProtectedSet,
     decide: Callable[[dict[str, object]], Decision | None],
 ) -> Lane:
-    """The lane of ``definition`` given its path rules' ``keys`` (``None``: some path rule
-    has no key) and the selection's protected set; ``decide`` gives the full decision of a
-    call when it was made on the call's text alone, else ``None`` (then there is no lane).
-    """
-    argument = definition.path_argument
-    if argument is None or definition.effect is Effect.EXECUTE or keys is None:
+    """The lane of ``definition`` (see :func:`plain_shape`); ``decide`` gives the full
+    decision of a call when it was made on the call's text alone, else ``None`` (then there
+    is no lane)."""
+    shape = plain_shape(definition, keys, protected)
+    if shape is None:
         return NO_LANE
-    required = [f for f in definition.arguments.fields if f.required]
-    if any(f.kind is not str or f.choices for f in required):
-        return NO_LANE
-    limits = {f.name: _UNLIMITED if f.max_length is None else f.max_length for f in required}
-    limit = min(limits.pop(argument, _UNLIMITED), MAX_PATH_BYTES)
-    names = _plain_forms(itertools.chain(keys.names, _protected_names(protected)))
-    extensions = frozenset(e.lower() for e in keys.extensions)
-    representative = next(p for n in itertools.count() if (p := f"p{n}") not in names)
-    call: dict[str, object] = dict.fromkeys(limits, "")
-    call[argument] = representative
+    call: dict[str, object] = dict.fromkeys((name for name, _ in shape.others), "")
+    call[shape.argument] = shape.representative()
     decision = decide(call)
     if decision is None:
         return NO_LANE
-    lane = _lane(decision, argument, limit, tuple(limits.items()), names, extensions)
+    lane = _lane(decision, *shape)
     return lane if lane(call) is decision else NO_LANE
 
 
@@ -158,4 +191,4 @@ def _plain_forms(names: Iterable[str]) -> frozenset[str]:
     """The lowered and case-folded forms of ``names`` that a plain segment, lowered, can
     equal: a plain segment is ASCII, so its lowered form is its case-folded one."""
     forms = {f for n in names for f in (n.lower(), n.casefold())}
-    return frozenset(f for f in forms if is_plain_text(f))
+    return frozenset(f for f in forms if plain_text(f))

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from ..core.decision import Decision
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple, Protocol
 from ..core.vocabulary import Behavior, Effect
+from .hook_error import HookError
 
 if TYPE_CHECKING:
     from typing import Any
@@ -31,10 +32,6 @@ __all__ = [
     "denied_reason",
     "deny_only",
 ]
-
-
-class HookError(ValueError):
-    """The event cannot be decided: the hook exits 2, which blocks the call."""
 
 
 class Kind(enum.Enum):

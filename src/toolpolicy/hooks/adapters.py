@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
-from .adapter import AgentAdapter
+from ..core.lean_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from .adapter import AgentAdapter
+
+    _Base = Mapping[str, AgentAdapter]
+else:  # the adapter module (and its enums) loads with the first adapter looked up
+    _Base = Mapping
 
 __all__ = ["ADAPTERS"]
 
@@ -16,7 +25,7 @@ _MODULES = {
 }
 
 
-class _Adapters(Mapping[str, AgentAdapter]):
+class _Adapters(_Base):
     """The adapters by name, each module imported on its first lookup.
 
     The hook starts a process per tool call and answers one agent: it does not pay for

@@ -2,8 +2,9 @@
 
 Nothing here imports click, YAML, pydantic, jsonschema or ``typing`` when the policy cache is
 warm: the flags are read by ``hook_args`` (argparse only for help, errors and unusual
-spellings), the compiled policy comes from the cache (neither validated nor compiled again),
-the decision path is standard library only.
+spellings); a Read that an answer lane answers (``hooks.answer_lane``) loads none of the
+engine; any other event is answered by ``hooks.answer``, with the compiled policy from the
+cache (neither validated nor compiled again) and a decision path of standard library only.
 Every failure exits 2 with one line on stderr — Claude Code, Codex CLI and Gemini CLI treat
 exit 2 with a reason on stderr as "block", Copilot CLI any non-zero exit — so an error is never
 an allow. ``toolpolicy hook install AGENT`` is answered here too (``hooks.install``).
@@ -18,34 +19,22 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
 
 from ..core.lean_typing import TYPE_CHECKING
-from ..core.records import AuditRecord
-from ..core.vocabulary import ApprovalPolicy, Behavior, SandboxMode
-from .adapter import AgentAdapter, AgentEvent, Answer, EventKind, HookError
 from .adapters import ADAPTERS
+from .answer_lane import answer
 from .hook_args import HookArgs, plain_hook_args
+from .hook_error import HookError
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from typing import BinaryIO, TextIO
 
-__all__ = ["EXIT_BLOCK", "EXIT_OK", "default_audit_path", "hook_flags", "hook_parser", "run_hook"]
+__all__ = ["EXIT_BLOCK", "EXIT_OK", "hook_flags", "hook_parser", "run_hook"]
 
 EXIT_OK = 0
 EXIT_BLOCK = 2
-
-
-def default_audit_path() -> str:
-    """``$TOOLPOLICY_AUDIT``, else ``$XDG_STATE_HOME/toolpolicy/audit.jsonl``."""
-    explicit = os.environ.get("TOOLPOLICY_AUDIT")
-    if explicit:
-        return explicit
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return os.path.join(state, "toolpolicy", "audit.jsonl")
 
 
 def hook_flags(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +51,8 @@ def hook_flags(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="preset from the table (default: the table's default)",
     )
+    from ..core.vocabulary import ApprovalPolicy, SandboxMode
+
     parser.add_argument(
         "--sandbox", choices=[m.value for m in SandboxMode], help="set the sandbox knob directly"
     )
@@ -145,10 +136,13 @@ def run_hook(
         except SystemExit as exc:  # argparse printed usage or help
             return EXIT_OK if exc.code == 0 else EXIT_BLOCK
         args = HookArgs(**vars(parsed))
-    adapter = ADAPTERS[args.agent]
     try:
         raw = (stdin if stdin is not None else sys.stdin.buffer).read(8 * 1024 * 1024 + 1)
-        text = _answer(adapter, args, raw)
+        text = answer(args, raw)
+        if text is None:
+            from .answer import full_answer
+
+            text = full_answer(ADAPTERS[args.agent], args, raw)
     except HookError as exc:
         err.write(f"toolpolicy hook: {exc}\n")
         return EXIT_BLOCK
@@ -164,96 +158,3 @@ def run_hook(
             err.write(f"toolpolicy hook: could not write the answer: {exc.strerror or exc}\n")
             return EXIT_BLOCK
     return EXIT_OK
-
-
-def _answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
-    from ..engine.cache import load_compiled
-
-    event = adapter.parse(raw)
-    if event.kind is EventKind.OTHER:
-        return ""
-    if event.kind is EventKind.POST_TOOL_USE:
-        _audit(args, _executed(adapter, event, args))
-        return ""
-    compiled = load_compiled(args.profile, args.policies, args.presets)
-    if event.kind is EventKind.SESSION_START:
-        return ""  # the cache is warm: the first tool call pays no compile
-    from ..engine.audit_record import decision_record
-    from ..engine.selection import assemble
-    from .decide import decide_call
-
-    policy = assemble(
-        compiled,
-        preset=args.preset,
-        sandbox=args.sandbox,
-        approval=args.approval,
-        workspace=adapter.workspace(event, args.workspace),
-        enforce_boundary=True,
-    )
-    entry = adapter.entry(event.tool_name)
-    decided = decide_call(event, entry, policy, explicit_allow=args.explicit_allow)
-    answer = adapter.adjust(event, entry, decided.answer)
-    if event.kind is EventKind.PERMISSION_REQUEST:
-        answer = _permission_request(answer)
-    decision = answer.decision
-    _audit(
-        args,
-        decision_record(
-            session_id=event.session_id,
-            call_id=event.tool_use_id,
-            tool=decided.tool,
-            effect=decided.effect.value,
-            decision=decision,
-            knobs=policy.knobs,
-            matched_rules=decided.matched_rules,
-            arguments=event.tool_input,
-            include_arguments=args.audit_arguments,
-            extra=_extra(adapter, event, decision.behavior.label if answer.speak else "none"),
-        ),
-    )
-    return adapter.render(event, answer)
-
-
-def _permission_request(answer: Answer) -> Answer:
-    """A permission prompt is answered by a rule's allow or by any deny, never by an ask."""
-    behavior = answer.decision.behavior
-    speak = behavior is Behavior.DENY or (behavior is Behavior.ALLOW and answer.speak)
-    return Answer(answer.decision, speak)
-
-
-def _executed(adapter: AgentAdapter, event: AgentEvent, args: HookArgs) -> AuditRecord:
-    from ..engine.audit_record import executed_record
-
-    entry = adapter.entry(event.tool_name)
-    return executed_record(
-        session_id=event.session_id,
-        call_id=event.tool_use_id,
-        tool=entry.tool or event.tool_name,
-        effect=entry.effect.value,
-        reason=f"{adapter.name} ran {event.tool_name}",
-        source=adapter.name,
-        arguments=event.tool_input,
-        include_arguments=args.audit_arguments,
-        extra=_extra(adapter, event, None),
-    )
-
-
-def _extra(adapter: AgentAdapter, event: AgentEvent, answered: str | None) -> Mapping[str, str]:
-    extra = {
-        "agent": adapter.name,
-        "agent_tool": event.tool_name,
-        "event": event.name,
-        "permission_mode": event.permission_mode,
-    }
-    if answered is not None:
-        extra["answered"] = answered
-    return extra
-
-
-def _audit(args: HookArgs, record: AuditRecord) -> None:
-    from ..engine.audit import JsonlAuditSink
-
-    path = args.audit or default_audit_path()
-    os.makedirs(os.path.dirname(os.path.abspath(path)), mode=0o700, exist_ok=True)
-    with JsonlAuditSink(path) as sink:
-        sink.record(record)

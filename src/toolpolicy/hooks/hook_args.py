@@ -12,11 +12,12 @@ readings agree wherever the plain one answers.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Sequence
 
-from ..core.lean_typing import NamedTuple
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.plain_flags import plain_flags
-from ..core.vocabulary import ApprovalPolicy, SandboxMode
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Sequence
 
 __all__ = ["HookArgs", "plain_hook_args"]
 
@@ -47,10 +48,17 @@ _VALUES = {
     "--audit": "audit",
 }
 _SWITCHES = {"--explicit-allow": "explicit_allow", "--audit-arguments": "audit_arguments"}
-_CHOICES = {
-    "sandbox": frozenset(m.value for m in SandboxMode),
-    "approval": frozenset(p.value for p in ApprovalPolicy),
-}
+
+
+def _choices(name: str) -> frozenset[str] | None:
+    """The values a knob flag takes (``None``: any), read from the vocabulary only when
+    such a flag is given."""
+    if name not in ("sandbox", "approval"):
+        return None
+    from ..core.vocabulary import ApprovalPolicy, SandboxMode
+
+    values = SandboxMode if name == "sandbox" else ApprovalPolicy
+    return frozenset(m.value for m in values)
 
 
 def plain_hook_args(argv: Sequence[str], agents: Collection[str]) -> HookArgs | None:
@@ -67,7 +75,8 @@ def plain_hook_args(argv: Sequence[str], agents: Collection[str]) -> HookArgs | 
             policies.append(value)
             continue
         name = _VALUES[flag]
-        if name in _CHOICES and value not in _CHOICES[name]:
+        choices = _choices(name)
+        if choices is not None and value not in choices:
             return None
         texts[name] = value
     switches = {_SWITCHES[flag] for flag in read.switches}

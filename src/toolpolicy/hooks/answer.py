@@ -1,0 +1,120 @@
+"""One hook event answered through the engine: parsed by the agent's adapter, decided, adjusted
+to the agent's modes, audited and rendered.
+
+This is every event's answer. An event that the answer lane (``hooks.answer_lane``) answers
+got the very answer this module gave for the lane's representatives, so there is one answer
+either way; after a Read this module also builds that lane (``hooks.lane_build``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..core.decision import Decision
+from ..core.records import AuditRecord
+from ..core.vocabulary import Behavior
+from ..engine.audit import record_json
+from ..engine.audit_record import decision_record, executed_record
+from ..engine.cache import compiled_from
+from ..engine.selection import CompiledSources, ToolPolicy, assemble
+from .adapter import AgentAdapter, AgentEvent, Answer, EventKind, Kind
+from .audit_file import append_line
+from .decide import decide_call
+from .hook_args import HookArgs
+
+__all__ = ["full_answer", "policy_for", "render_answer"]
+
+
+def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
+    """The answer to the event in ``raw`` (``""``: no opinion); its audit line is written."""
+    event = adapter.parse(raw)
+    if event.kind is EventKind.OTHER:
+        return ""
+    if event.kind is EventKind.POST_TOOL_USE:
+        append_line(args.audit, record_json(_executed(adapter, event, args)))
+        return ""
+    compiled, files = compiled_from(args.profile, args.policies, args.presets)
+    if event.kind is EventKind.SESSION_START:
+        return ""  # the cache is warm: the first tool call pays no compile
+    policy = policy_for(adapter, args, event, compiled)
+    text, record = render_answer(adapter, args, event, policy)
+    append_line(args.audit, record_json(record))
+    if files is not None and adapter.entry(event.tool_name).kind is Kind.READ:
+        from .lane_build import remember
+
+        remember(adapter, args, raw, event, policy, files)
+    return text
+
+
+def policy_for(
+    adapter: AgentAdapter, args: HookArgs, event: AgentEvent, compiled: CompiledSources
+) -> ToolPolicy:
+    """The selection the hook decides ``event`` under: the compiled policy, the knobs the
+    flags set, the agent's workspace, the physical boundary."""
+    return assemble(
+        compiled,
+        preset=args.preset,
+        sandbox=args.sandbox,
+        approval=args.approval,
+        workspace=adapter.workspace(event, args.workspace),
+        enforce_boundary=True,
+    )
+
+
+def render_answer(
+    adapter: AgentAdapter, args: HookArgs, event: AgentEvent, policy: ToolPolicy
+) -> tuple[str, AuditRecord]:
+    """What the agent reads for ``event`` under ``policy``, and its audit record."""
+    entry = adapter.entry(event.tool_name)
+    decided = decide_call(event, entry, policy, explicit_allow=args.explicit_allow)
+    answer = adapter.adjust(event, entry, decided.answer)
+    if event.kind is EventKind.PERMISSION_REQUEST:
+        answer = _permission_request(answer)
+    decision: Decision = answer.decision
+    record = decision_record(
+        session_id=event.session_id,
+        call_id=event.tool_use_id,
+        tool=decided.tool,
+        effect=decided.effect.value,
+        decision=decision,
+        knobs=policy.knobs,
+        matched_rules=decided.matched_rules,
+        arguments=event.tool_input,
+        include_arguments=args.audit_arguments,
+        extra=_extra(adapter, event, decision.behavior.label if answer.speak else "none"),
+    )
+    return adapter.render(event, answer), record
+
+
+def _permission_request(answer: Answer) -> Answer:
+    """A permission prompt is answered by a rule's allow or by any deny, never by an ask."""
+    behavior = answer.decision.behavior
+    speak = behavior is Behavior.DENY or (behavior is Behavior.ALLOW and answer.speak)
+    return Answer(answer.decision, speak)
+
+
+def _executed(adapter: AgentAdapter, event: AgentEvent, args: HookArgs) -> AuditRecord:
+    entry = adapter.entry(event.tool_name)
+    return executed_record(
+        session_id=event.session_id,
+        call_id=event.tool_use_id,
+        tool=entry.tool or event.tool_name,
+        effect=entry.effect.value,
+        reason=f"{adapter.name} ran {event.tool_name}",
+        source=adapter.name,
+        arguments=event.tool_input,
+        include_arguments=args.audit_arguments,
+        extra=_extra(adapter, event, None),
+    )
+
+
+def _extra(adapter: AgentAdapter, event: AgentEvent, answered: str | None) -> Mapping[str, str]:
+    extra = {
+        "agent": adapter.name,
+        "agent_tool": event.tool_name,
+        "event": event.name,
+        "permission_mode": event.permission_mode,
+    }
+    if answered is not None:
+        extra["answered"] = answered
+    return extra

@@ -1,0 +1,203 @@
+"""The hook's answer lane: an agent's Read of a plain path, answered without the engine.
+
+A hook process starts for every tool call, and most calls read a file the policy says
+nothing particular about. For those the engine's answer is the same whatever the path (the
+argument of ``engine.plain_lane``: the boundary finds such a path inside the workspace and
+outside the protected set, no path rule can meet it), so after answering one through the
+engine (``hooks.answer``) the hook writes that answer down — what the agent reads, and the
+audit line with its per-call fields left open — as a *lane* in the policy cache
+(``hooks.lane_build``). The next such event is answered from the lane: it parses the event,
+reads one small file, checks the path, appends the audit line, and loads none of the engine.
+
+A lane answers an event only when all of this holds, else the engine answers it:
+
+* the agent is one whose event the lane reads exactly as its adapter does (Claude Code), and
+  the flags do not record arguments (``--audit-arguments``);
+* the event is at most 64 KiB of JSON that the adapter accepts, and everything the answer
+  depends on but the path and the call's ids — the flags, the hook's folder, ``$HOME`` and
+  the agents' project-folder variables, the event's name, ``cwd``, tool, permission mode and
+  every ``tool_input`` field but its text values — is what the lane was built for (its key);
+* the lane's file is intact and private (``engine.cache_files``), every policy file it was
+  built from has the same sha256 and every module of the code that built it the same
+  modification time and size;
+* the path is absolute, below the lane's workspace (whose path is real), its rest plain text
+  (``engine.plain_text``) within the length the tool allows, with no segment that is a key of
+  the tool's path rules or a protected name, and no extension a rule keys on; no segment of
+  the whole path is the key of an absolute or home rule (its last literal segment, which a
+  path it matches must hold);
+* no component of the path is a symbolic link (each is ``lstat``-ed, as the physical
+  boundary does; a missing one ends the walk, as there), the workspace is a folder and so
+  is the event's ``cwd``.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import stat
+
+from .._version import __version__
+from ..core.json_text import encoder, loads, string_literal
+from ..core.lean_typing import TYPE_CHECKING
+from ..engine.audit import arguments_sha256, utc_now
+from ..engine.cache_files import PACKAGE, cache_dir, code_stamp, entry_path, file_sha256, read_entry
+from ..engine.plain_text import plain_text
+from .audit_file import append_line
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .hook_args import HookArgs
+
+__all__ = ["LANE_AGENTS", "SLOTS", "Lane", "answer", "lane_file", "lane_key", "lane_path"]
+
+LANE_AGENTS = frozenset({"claude-code"})
+"""The agents whose events the lane reads as their adapter does (``event_json.tool_event``
+with its defaults, the workspace from ``$CLAUDE_PROJECT_DIR``, ``--workspace`` or ``cwd``)."""
+SLOTS = ("ts", "session_id", "call_id", "arguments_sha256")
+"""The audit record's fields that change from call to call: left open in a lane's line."""
+_FORMAT = 1
+_MAX_EVENT_BYTES = 64 * 1024
+_ENVIRONMENT = ("HOME", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
+_KEY_JSON = encoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+_Names = frozenset[str]
+Lane = tuple[str, str, int, _Names, _Names, _Names, str, tuple[str, ...], tuple[str, ...]]
+"""What a lane answers with: the path field, the workspace, the longest plain path, the
+segment names and extensions a plain path must not hold below the workspace, the segment
+names its absolute spelling must not hold (the keys of absolute and home rules), the agent's
+answer, the audit line's text between its open fields, and those fields (in :data:`SLOTS`'
+words, as they come); names in lower case."""
+
+
+def lane_key(args: HookArgs, event: dict[str, Any]) -> bytes | None:
+    """The canonical bytes of what ``event``'s answer depends on but its path and ids;
+    ``None`` when no lane may answer it (another agent, recorded arguments, or an event the
+    adapter would refuse)."""
+    if args.agent not in LANE_AGENTS or args.audit_arguments:
+        return None
+    name, cwd, tool = event.get("hook_event_name"), event.get("cwd"), event.get("tool_name")
+    tool_input = event.get("tool_input")
+    if not (
+        isinstance(cwd, str) and _text(name) and _text(tool) and _text(event.get("session_id"))
+    ):
+        return None
+    if not isinstance(tool_input, dict) or not os.path.isabs(cwd):
+        return None
+    mode = event.get("permission_mode")
+    fields = {k: "" if isinstance(v, str) else v for k, v in tool_input.items()}
+    key = [
+        _FORMAT,
+        __version__,
+        PACKAGE,
+        [args.agent, args.profile, args.preset, args.sandbox, args.approval],
+        [args.policies, args.presets, args.workspace, args.explicit_allow],
+        os.getcwd(),
+        [os.environ.get(variable) for variable in _ENVIRONMENT],
+        [name, cwd, tool, mode if isinstance(mode, str) else "default", fields],
+    ]
+    return _KEY_JSON(key).encode()
+
+
+def lane_path(key: bytes) -> str:
+    """The file of the lane for ``key`` in the cache folder."""
+    return entry_path(cache_dir(), key, "lane")
+
+
+def lane_file(key: bytes, files: list[tuple[str, str]], modules: list[str], lane: Lane) -> bytes:
+    """The body of a lane's file: its key, what it was built from, what it answers."""
+    return marshal.dumps((key, files, code_stamp(modules), lane))
+
+
+def answer(args: HookArgs, raw: bytes) -> str | None:
+    """The agent's answer to ``raw`` from a lane, its audit line appended; ``None`` when no
+    lane answers it (see the module docstring)."""
+    if len(raw) > _MAX_EVENT_BYTES:
+        return None
+    try:
+        event = loads(raw.decode("utf-8"))
+    except Exception:  # the engine's reading reports it
+        return None
+    if not isinstance(event, dict):
+        return None
+    key = lane_key(args, event)
+    lane = None if key is None else _lane(key)
+    if lane is None:
+        return None
+    field, text, pieces, slots = lane[0], *lane[6:]
+    path = event["tool_input"].get(field)
+    if not isinstance(path, str) or not answers_path(lane, path):
+        return None
+    if not os.path.isdir(event["cwd"]):
+        return None
+    call_id = event.get("tool_use_id")
+    values = {
+        "ts": utc_now(),
+        "session_id": event["session_id"],
+        "call_id": call_id if isinstance(call_id, str) else "",
+        "arguments_sha256": arguments_sha256(event["tool_input"]),
+    }
+    parts = [pieces[0]]
+    for slot, piece in zip(slots, pieces[1:], strict=True):
+        parts += (string_literal(values[slot]), piece)
+    append_line(args.audit, "".join(parts))
+    return text
+
+
+def answers_path(lane: Lane, path: str) -> bool:
+    """Whether ``lane`` answers for ``path`` (the last two conditions of the module
+    docstring, but for the event's ``cwd``)."""
+    workspace, limit, names, extensions, outside = lane[1:6]
+    if not path.startswith(workspace + "/"):
+        return False
+    if outside and not outside.isdisjoint(path.lower().split("/")):
+        return False
+    rest = path[len(workspace) + 1 :]
+    if len(rest) > limit or not plain_text(rest):
+        return False
+    segments = rest.lower().split("/")
+    if not names.isdisjoint(segments):
+        return False
+    if extensions and any(s.rpartition(".")[2] in extensions for s in segments):
+        return False
+    return _no_links(path, workspace.count("/"))
+
+
+def _no_links(path: str, workspace_depth: int) -> bool:
+    """No component of ``path`` is a symbolic link, and its first ``workspace_depth``
+    components (the workspace) are folders; a missing component below the workspace ends
+    the walk (the rest is read as written, as the physical boundary reads it)."""
+    current = ""
+    for depth, name in enumerate(path.split("/")[1:], start=1):
+        current = f"{current}/{name}"
+        try:
+            mode = os.lstat(current).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return depth > workspace_depth
+        except OSError:
+            return False
+        if stat.S_ISLNK(mode) or (depth <= workspace_depth and not stat.S_ISDIR(mode)):
+            return False
+    return True
+
+
+def _lane(key: bytes) -> Lane | None:
+    """The lane for ``key``, when its file is intact and nothing it was built from changed."""
+    body = read_entry(lane_path(key))
+    if body is None:
+        return None
+    try:
+        found_key, files, code, lane = marshal.loads(body)
+        if found_key != key or code_stamp(name for name, *_ in code) != code:
+            return None
+        if any(file_sha256(path) != sha for path, sha in files):
+            return None
+    except Exception:  # a body of another shape: the engine answers, and rewrites it
+        return None
+    found: Lane = lane
+    return found
+
+
+def _text(value: object) -> bool:
+    """A non-empty string (what the adapter requires of the event's names and ids)."""
+    return isinstance(value, str) and bool(value)

@@ -1,0 +1,127 @@
+"""Building the hook's answer lane (``hooks.answer_lane``) after the engine answered a Read.
+
+A lane is written only when everything agrees: the event is one a lane may answer (its key),
+its path is one the lane would answer for, the read tool has plain calls under the policy
+(``engine.plain_lane.plain_shape``), the workspace's path is real, and the engine's answer —
+what the agent reads and the audit line but its per-call fields — is the same for the
+event's own path and for two representative plain paths of the workspace. The lane then
+holds that answer, the policy files' sha256 and the stamp of every toolpolicy module loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from types import MappingProxyType
+
+from ..compile.index import PathKeys
+from ..core.json_text import string_literal
+from ..core.records import AuditRecord
+from ..engine.audit import record_json
+from ..engine.cache_files import write_entry
+from ..engine.plain_lane import PlainShape, plain_shape
+from ..engine.selection import ToolPolicy
+from .adapter import AgentAdapter, AgentEvent, EventKind, Kind
+from .answer import render_answer
+from .answer_lane import SLOTS, Lane, answers_path, lane_file, lane_key, lane_path
+from .event_json import load_event
+from .hook_args import HookArgs
+
+__all__ = ["remember"]
+
+_READ_TOOL = "read_file"
+_ANSWERED = (EventKind.PRE_TOOL_USE, EventKind.PERMISSION_REQUEST)
+_OPEN = {slot: f"\x00{slot}\x00" for slot in SLOTS}
+"""What stands in each open field while the line is written (no record holds a NUL)."""
+
+
+def remember(
+    adapter: AgentAdapter,
+    args: HookArgs,
+    raw: bytes,
+    event: AgentEvent,
+    policy: ToolPolicy,
+    files: list[tuple[str, str]],
+) -> None:
+    """Write the lane that answers events like ``event`` (``raw``), when one may (see the
+    module docstring); ``files``: the policy files and their sha256."""
+    if event.kind not in _ANSWERED:
+        return
+    entry = adapter.entry(event.tool_name)
+    if entry.kind is not Kind.READ or len(entry.paths) != 1:
+        return
+    key = lane_key(args, load_event(raw))
+    shapes = _read_shape(policy)
+    workspace = policy.workspace
+    if key is None or shapes is None or shapes[0].others or not _real_folder(workspace):
+        return
+    shape, outside = shapes
+    field = entry.paths[0]
+    path = event.tool_input.get(field)
+    names = (shape.names, shape.extensions, outside)
+    draft: Lane = (field, workspace, shape.limit, *names, "", (), ())
+    candidates = [path, *(f"{workspace}/{shape.representative(n)}" for n in (0, 1))]
+    if not all(isinstance(p, str) and answers_path(draft, p) for p in candidates):
+        return
+    answers = set()
+    for candidate in candidates:
+        given = MappingProxyType({**event.tool_input, field: candidate})
+        text, record = render_answer(adapter, args, event._replace(tool_input=given), policy)
+        answers.add((text, _open_line(record)))
+    if len(answers) != 1:
+        return
+    text, cut = answers.pop()
+    if cut is None:
+        return
+    pieces, slots = cut
+    modules = sorted(name for name in sys.modules if name.startswith("toolpolicy."))
+    lane: Lane = (*draft[:6], text, pieces, slots)
+    write_entry(lane_path(key), lane_file(key, files, modules, lane))
+
+
+def _read_shape(policy: ToolPolicy) -> tuple[PlainShape, frozenset[str]] | None:
+    """The shape of a plain read under ``policy``, and the keys of its absolute and home
+    rules in lower case (``None``: reads have no plain calls)."""
+    definition = policy.tools.get(_READ_TOOL)
+    if definition is None:
+        return None
+    engine = policy.engine
+    view = engine.policy.rule_index.rules_for(_READ_TOOL)
+    enforced = engine.enforces_policy
+    keys = view.relative_keys() if enforced else PathKeys(frozenset(), frozenset())
+    shape = plain_shape(definition, keys, engine.protected)
+    outside = frozenset(k.lower() for k in view.absolute_keys()) if enforced else frozenset()
+    return None if shape is None else (shape, outside)
+
+
+def _real_folder(workspace: str) -> bool:
+    """A workspace whose path is its own real, normalized path (and not ``/``, nor below
+    ``/proc`` or ``/dev``, whose paths the agent's adapter rewrites)."""
+    return (
+        workspace != "/"
+        and not workspace.startswith(("/proc/", "/dev/"))
+        and os.path.normpath(workspace) == workspace == os.path.realpath(workspace)
+    )
+
+
+def _open_line(record: AuditRecord) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """``record``'s audit line cut at its open fields: the text between them, and which
+    field each opening is (``None`` unless each stands in the line once)."""
+    line = record_json(
+        record._replace(
+            ts=_OPEN["ts"],
+            session_id=_OPEN["session_id"],
+            call_id=_OPEN["call_id"],
+            arguments_sha256=_OPEN["arguments_sha256"],
+        )
+    )
+    spelled = {slot: string_literal(value) for slot, value in _OPEN.items()}
+    if any(line.count(text) != 1 for text in spelled.values()):
+        return None
+    pieces, slots, start = [], [], 0
+    for at, slot in sorted((line.index(text), slot) for slot, text in spelled.items()):
+        pieces.append(line[start:at])
+        slots.append(slot)
+        start = at + len(spelled[slot])
+    pieces.append(line[start:])
+    return tuple(pieces), tuple(slots)

@@ -1,0 +1,303 @@
+"""The hook's answer lane (``hooks.answer_lane``): whatever it answers, the engine answers
+the same, to the byte (the agent's stdout and the audit line but its time); it answers only
+plain, link-free paths under an unchanged policy and unchanged code; and it does answer them.
+
+Real files, real symlinks, a real policy file; the property compares the lane with the
+engine's own answer (``hooks.answer.full_answer``) on the same event.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from toolpolicy.engine.cache_files import read_entry, write_entry
+from toolpolicy.hooks.adapters import ADAPTERS
+from toolpolicy.hooks.answer import full_answer
+from toolpolicy.hooks.answer_lane import answer, lane_key, lane_path
+from toolpolicy.hooks.hook_args import HookArgs, plain_hook_args
+
+from .conftest import Hook
+
+RULES = (
+    "{name: no-secrets, behavior: deny, reason: Secrets stay private, "
+    "match: {tools: [read_file], paths: ['secrets/**']}}",
+    "{name: keys-ask, behavior: ask, reason: Keys need a human, "
+    "match: {tools: [read_file], paths: ['*.pem']}}",
+    "{name: closed, behavior: deny, reason: Closed by its absolute path, "
+    "match: {tools: [read_file], paths: ['/@ws/closed/**']}}",  # @ws: the workspace
+    "{name: notes, behavior: deny, reason: Notes stay home, "
+    "match: {tools: [read_file], paths: ['~/notes/**']}}",
+)
+OPEN = ("ts", "seq", "prev")
+"""What differs between two audit lines of the same answer: the time and the chain."""
+
+
+class Setup:
+    """A workspace with files, links in and out, protected folders and a policy."""
+
+    def __init__(self, top: Path) -> None:
+        self.ws = top / "project"
+        self.outside = top / "elsewhere"
+        self.home = top / "home"
+        self.cache = top / "cache"
+        for folder in (self.ws / "src", self.ws / "secrets", self.ws / ".git", self.outside):
+            folder.mkdir(parents=True)
+        self.home.mkdir()
+        (self.ws / "src" / "a.py").write_text("x\n")
+        (self.ws / "secrets" / "k").write_text("k\n")
+        (self.ws / ".git" / "config").write_text("[core]\n")
+        (self.outside / "stolen").write_text("s\n")
+        (self.ws / "out").symlink_to(self.outside)
+        (self.ws / "in").symlink_to(self.ws / "src")
+        (self.ws / "src" / "up").symlink_to(self.ws / "secrets" / "k")
+        self.policy = top / "policy.yaml"
+        self.write_policy(*RULES)
+        self.audit = top / "audit.jsonl"
+
+    def write_policy(self, *rules: str) -> None:
+        body = "".join(f"  - {rule.replace('@ws', str(self.ws))}\n" for rule in rules)
+        self.policy.write_text(
+            f"apiVersion: toolpolicy/v1\nkind: Policy\nname: team\nextends: P03\nrules:\n{body}"
+        )
+
+    def args(self, *flags: str) -> HookArgs:
+        found = plain_hook_args(
+            ["claude-code", "--audit", str(self.audit), "--policy", str(self.policy), *flags],
+            ADAPTERS,
+        )
+        assert found is not None
+        return found
+
+    def event(self, path: str, **extra: object) -> dict[str, Any]:
+        return {
+            "session_id": "sess-1",
+            "transcript_path": str(self.home / "t.jsonl"),
+            "cwd": str(self.ws),
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": path},
+            "tool_use_id": "toolu_01",
+            **extra,
+        }
+
+    def records(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.audit.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
+    top = tmp_path_factory.mktemp("lane")
+    made = Setup(top.resolve())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TOOLPOLICY_CACHE_DIR", str(made.cache))
+        patch.setenv("CLAUDE_PROJECT_DIR", str(made.ws))
+        patch.setenv("HOME", str(made.home))
+        patch.chdir(made.ws)
+        yield made
+
+
+def both(setup: Setup, event: dict[str, Any], *flags: str) -> tuple[Any, Any]:
+    """The engine's answer and audit line, then the lane's (``None`` when it does not
+    answer); the engine answers first, so it builds the lane the event may use."""
+    args = setup.args(*flags)
+    raw = json.dumps(event).encode()
+    engine = full_answer(ADAPTERS["claude-code"], args, raw)
+    engine_line = setup.records()[-1]
+    lane = answer(args, raw)
+    if lane is None:
+        return (engine, engine_line), None
+    lane_line = setup.records()[-1]
+    assert lane_line["seq"] == engine_line["seq"] + 1  # it appended one line, chained
+    return (engine, engine_line), (lane, lane_line)
+
+
+def _without(line: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in line.items() if k not in OPEN}
+
+
+SEGMENTS = (
+    "src", "a.py", "README.md", "p0", "out", "in", "up", "stolen", "secrets", "k", "k.pem",
+    ".git", "config", ".claude", "settings.json", "CON", "con.txt", "nul", "..", ".", "",
+    "closed", "Closed", "notes",
+    "x y", "ä", "~", "*", "a\\b", "LPT1.log", "Secrets", "K.PEM", "-v",
+)  # fmt: skip
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    segments=st.lists(st.sampled_from(SEGMENTS), min_size=1, max_size=4),
+    mode=st.sampled_from(("default", "plan", "dontAsk", "acceptEdits", 7)),
+    name=st.sampled_from(("PreToolUse", "PermissionRequest")),
+    ids=st.sampled_from((("sess-1", "toolu_01"), ("other", None), ("s\u00e9", 3))),
+)
+@example(segments=["src", "a.py"], mode="default", name="PreToolUse", ids=("sess-1", "t"))
+@example(segments=["out", "stolen"], mode="default", name="PreToolUse", ids=("s", "t"))
+@example(segments=["secrets", "k"], mode="default", name="PreToolUse", ids=("s", "t"))
+@example(segments=["src", "up"], mode="default", name="PreToolUse", ids=("s", "t"))
+def test_whatever_the_lane_answers_the_engine_answers_alike(
+    setup: Setup, segments: list[str], mode: object, name: str, ids: tuple[str, object]
+) -> None:
+    path = str(setup.ws) + "/" + "/".join(segments)
+    extra = {"session_id": ids[0], "tool_use_id": ids[1]}
+    event = setup.event(path, permission_mode=mode, hook_event_name=name, **extra)
+    engine, lane = both(setup, event)
+    if lane is not None:
+        assert lane[0] == engine[0]
+        assert _without(lane[1]) == _without(engine[1])
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [["src", "a.py"], ["README.md"], ["src", "new", "deep.txt"], ["p0"], ["docs-1", "x.md"]],
+)
+def test_the_lane_answers_a_plain_link_free_read_as_the_engine_did(
+    setup: Setup, parts: list[str]
+) -> None:
+    both(setup, setup.event(f"{setup.ws}/src/a.py"))  # the engine builds the lane
+    event = setup.event(f"{setup.ws}/{'/'.join(parts)}", session_id="s2", tool_use_id="t2")
+    engine, lane = both(setup, event)
+    assert lane is not None
+    assert lane[0] == engine[0] == ""  # a profile default's allow: no opinion
+    assert lane[1]["session_id"] == "s2" and lane[1]["call_id"] == "t2"
+    assert (lane[1]["behavior"], lane[1]["reason"]) == (
+        "allow",
+        "No permission rule blocked the request",
+    )
+
+
+@pytest.mark.parametrize(
+    ("parts", "reason"),
+    [
+        (["out", "stolen"], None),  # a link out of the workspace: the boundary denies
+        (["src", "up"], "Secrets stay private"),  # a link onto a denied file
+        (["in", "a.py"], None),  # a link inside: the engine's, not the lane's
+        (["secrets", "k"], "Secrets stay private"),
+        (["k.pem"], "Keys need a human"),
+        ([".git", "config"], None),
+        (["src", "..", "secrets", "k"], "Secrets stay private"),
+        (["closed", "x"], "Closed by its absolute path"),
+        (["src", "closed"], None),  # the absolute rule's key: the engine's (which allows)
+    ],
+)
+def test_the_lane_leaves_links_rules_and_protected_names_to_the_engine(
+    setup: Setup, parts: list[str], reason: str | None
+) -> None:
+    both(setup, setup.event(f"{setup.ws}/src/a.py"))
+    engine, lane = both(setup, setup.event(f"{setup.ws}/{'/'.join(parts)}"))
+    assert lane is None
+    if reason is not None:
+        assert engine[1]["reason"] == reason
+
+
+def test_a_changed_policy_is_never_answered_from_the_old_lane(setup: Setup) -> None:
+    both(setup, setup.event(f"{setup.ws}/src/a.py"))
+    args = setup.args()
+    raw = json.dumps(setup.event(f"{setup.ws}/src/b.py")).encode()
+    assert answer(args, raw) == ""  # the lane answers
+    try:
+        setup.write_policy(
+            *RULES,
+            "{name: src-closed, behavior: deny, reason: Source is closed, "
+            "match: {tools: [read_file], paths: ['src/**']}}",
+        )
+        count = len(setup.records())
+        assert answer(args, raw) is None  # the policy file's sha256 changed
+        assert len(setup.records()) == count  # and it wrote nothing
+        text = full_answer(ADAPTERS["claude-code"], args, raw)
+        assert json.loads(text)["hookSpecificOutput"]["permissionDecisionReason"] == (
+            "Source is closed"
+        )
+        assert answer(args, raw) is None  # 'src' is a rule's key now: never the lane's
+    finally:
+        setup.write_policy(*RULES)
+
+
+def _lane_file(setup: Setup, path: str) -> str:
+    key = lane_key(setup.args(), setup.event(path))
+    assert key is not None
+    return lane_path(key)
+
+
+def test_a_lane_built_by_other_code_or_altered_is_ignored(setup: Setup) -> None:
+    event = setup.event(f"{setup.ws}/src/a.py")
+    both(setup, event)
+    raw = json.dumps(event).encode()
+    file = _lane_file(setup, f"{setup.ws}/src/a.py")
+    body = read_entry(file)
+    assert body is not None and answer(setup.args(), raw) == ""
+    key, files, code, lane = marshal.loads(body)
+    stale = [(name, mtime - 1, size) for name, mtime, size in code]
+    try:
+        write_entry(file, marshal.dumps((key, files, stale, lane)))
+        assert answer(setup.args(), raw) is None  # another build of the code
+        deny = (*lane[:5], '{"hookSpecificOutput":{}}\n', *lane[6:])
+        write_entry(file, marshal.dumps((key, [(setup.policy.as_posix(), "0" * 64)], code, deny)))
+        assert answer(setup.args(), raw) is None  # another policy file
+        write_entry(file, marshal.dumps((key, files, code, lane)))
+        os.chmod(file, stat.S_IRUSR | stat.S_IWUSR | stat.S_IWOTH)
+        assert answer(setup.args(), raw) is None  # writable by others: not ours alone
+        os.chmod(file, stat.S_IRUSR | stat.S_IWUSR)
+        with open(file, "r+b") as handle:
+            handle.seek(-2, os.SEEK_END)
+            handle.write(b"\x00\x00")
+        assert answer(setup.args(), raw) is None  # its digest no longer holds
+    finally:
+        os.unlink(file)
+
+
+@pytest.mark.parametrize(
+    ("flags", "agent", "change"),
+    [
+        (("--audit-arguments",), "claude-code", {}),
+        ((), "gemini", {}),
+        ((), "claude-code", {"cwd": "relative"}),
+        ((), "claude-code", {"session_id": ""}),
+        ((), "claude-code", {"tool_input": {"file_path": 3}}),
+    ],
+)
+def test_no_lane_where_the_event_or_the_flags_are_not_the_lanes(
+    setup: Setup, flags: tuple[str, ...], agent: str, change: dict[str, object]
+) -> None:
+    both(setup, setup.event(f"{setup.ws}/src/a.py"))
+    args = setup.args(*flags)._replace(agent=agent)
+    event = {**setup.event(f"{setup.ws}/src/a.py"), **change}
+    assert answer(args, json.dumps(event).encode()) is None
+
+
+def test_a_read_answered_by_the_lane_in_a_real_process_loads_no_engine(
+    hook: Hook, tmp_path: Path
+) -> None:
+    from .conftest import modules_after_command
+
+    hook.cache = tmp_path / "own-cache"
+    (hook.ws / "src").mkdir()
+    (hook.ws / "src" / "a.py").write_text("x\n")
+    first = hook.event("Read", {"file_path": f"{hook.ws}/src/a.py"})
+    second = hook.event("Read", {"file_path": f"{hook.ws}/src/b.py"}, tool_use_id="toolu_02")
+    args = ["hook", "claude-code", "--audit", str(hook.audit)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
+    env.update(TOOLPOLICY_CACHE_DIR=str(hook.cache), CLAUDE_PROJECT_DIR=str(hook.ws))
+    env["HOME"] = str(hook.home)
+    rc, cold = modules_after_command(args, json.dumps(first), env=env, cwd=hook.ws)
+    assert rc == 0 and "toolpolicy.hooks.lane_build" in cold
+    rc, warm = modules_after_command(args, json.dumps(second), env=env, cwd=hook.ws)
+    assert rc == 0
+    assert [m for m in warm if m.startswith(("toolpolicy.engine.selection", "enum"))] == []
+    one, two = hook.records()
+    assert two["call_id"] == "toolu_02" and two["prev"] is not None and two["seq"] == 2
+    assert _without(one) | {"call_id": "toolu_02", "arguments_sha256": ""} == _without(two) | {
+        "arguments_sha256": ""
+    }
