@@ -154,7 +154,7 @@ def commands(ws: Workspace, *, quick: bool = False) -> list[Command]:
         ),
         Command(
             "hook-engine",
-            "toolpolicy hook claude-code (P03, a Read the engine answers: .github/workflows/ci.yml)",
+            "toolpolicy hook claude-code (P03, a Read no lane answers: .github/workflows/ci.yml)",
             hook,
             engine_event,
         ),

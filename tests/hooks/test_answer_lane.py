@@ -38,6 +38,12 @@ RULES = (
     "{name: notes, behavior: deny, reason: Notes stay home, "
     "match: {tools: [read_file], paths: ['~/notes/**']}}",
 )
+INPUTS: dict[str, dict[str, object]] = {
+    "Read": {},
+    "Write": {"content": "print('hello')\n"},
+    "Edit": {"old_string": "x", "new_string": "y", "replace_all": False},
+}
+"""Each tool's other ``tool_input`` fields, as Claude Code sends them."""
 OPEN = ("ts", "seq", "prev")
 """What differs between two audit lines of the same answer: the time and the chain."""
 
@@ -78,15 +84,15 @@ class Setup:
         assert found is not None
         return found
 
-    def event(self, path: str, **extra: object) -> dict[str, Any]:
+    def event(self, path: str, tool: str = "Read", **extra: object) -> dict[str, Any]:
         return {
             "session_id": "sess-1",
             "transcript_path": str(self.home / "t.jsonl"),
             "cwd": str(self.ws),
             "permission_mode": "default",
             "hook_event_name": "PreToolUse",
-            "tool_name": "Read",
-            "tool_input": {"file_path": path},
+            "tool_name": tool,
+            "tool_input": {"file_path": path, **INPUTS[tool]},
             "tool_use_id": "toolu_01",
             **extra,
         }
@@ -142,17 +148,26 @@ SEGMENTS = (
     mode=st.sampled_from(("default", "plan", "dontAsk", "acceptEdits", 7)),
     name=st.sampled_from(("PreToolUse", "PermissionRequest")),
     ids=st.sampled_from((("sess-1", "toolu_01"), ("other", None), ("s\u00e9", 3))),
+    tool=st.sampled_from(sorted(INPUTS)),
 )
-@example(segments=["src", "a.py"], mode="default", name="PreToolUse", ids=("sess-1", "t"))
-@example(segments=["out", "stolen"], mode="default", name="PreToolUse", ids=("s", "t"))
-@example(segments=["secrets", "k"], mode="default", name="PreToolUse", ids=("s", "t"))
-@example(segments=["src", "up"], mode="default", name="PreToolUse", ids=("s", "t"))
+@example(["src", "a.py"], "default", "PreToolUse", ("sess-1", "t"), "Read")
+@example(["out", "stolen"], "default", "PreToolUse", ("s", "t"), "Read")
+@example(["secrets", "k"], "default", "PreToolUse", ("s", "t"), "Read")
+@example(["src", "up"], "default", "PreToolUse", ("s", "t"), "Read")
+@example(["src", "a.py"], "acceptEdits", "PreToolUse", ("s", "t"), "Edit")
+@example(["src", "new.py"], "plan", "PreToolUse", ("s", "t"), "Write")
+@example(["out", "new.py"], "default", "PreToolUse", ("s", "t"), "Write")
 def test_whatever_the_lane_answers_the_engine_answers_alike(
-    setup: Setup, segments: list[str], mode: object, name: str, ids: tuple[str, object]
+    setup: Setup,
+    segments: list[str],
+    mode: object,
+    name: str,
+    ids: tuple[str, object],
+    tool: str,
 ) -> None:
     path = str(setup.ws) + "/" + "/".join(segments)
     extra = {"session_id": ids[0], "tool_use_id": ids[1]}
-    event = setup.event(path, permission_mode=mode, hook_event_name=name, **extra)
+    event = setup.event(path, tool, permission_mode=mode, hook_event_name=name, **extra)
     engine, lane = both(setup, event)
     if lane is not None:
         assert lane[0] == engine[0]
@@ -176,6 +191,29 @@ def test_the_lane_answers_a_plain_link_free_read_as_the_engine_did(
         "allow",
         "No permission rule blocked the request",
     )
+
+
+@pytest.mark.parametrize("tool", ["Write", "Edit"])
+@pytest.mark.parametrize("parts", [["src", "a.py"], ["src", "new.py"], ["notes.md"]])
+def test_the_lane_answers_a_plain_write_or_edit_as_the_engine_did(
+    setup: Setup, tool: str, parts: list[str]
+) -> None:
+    both(setup, setup.event(f"{setup.ws}/src/b.py", tool))  # the engine builds the lane
+    engine, lane = both(setup, setup.event(f"{setup.ws}/{'/'.join(parts)}", tool))
+    assert lane is not None
+    assert lane[0] == engine[0]
+    assert json.loads(lane[0])["hookSpecificOutput"]["permissionDecision"] == "ask"
+    assert lane[1]["tool"] == ("write_file" if tool == "Write" else "edit_file")
+
+
+def test_a_multi_edit_names_more_files_and_gets_no_lane(setup: Setup) -> None:
+    event = setup.event(f"{setup.ws}/src/a.py", "Edit", tool_name="MultiEdit")
+    event["tool_input"] = {
+        "file_path": f"{setup.ws}/src/a.py",
+        "edits": [{"old_string": "x", "new_string": "y"}],
+    }
+    for _ in range(2):
+        assert both(setup, event)[1] is None
 
 
 @pytest.mark.parametrize(

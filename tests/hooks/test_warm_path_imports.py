@@ -68,15 +68,20 @@ def _loaded_after(hook: Hook, event: str, *flags: str) -> dict[str, object]:
 
 ENGINE = ("toolpolicy.engine.cache", "toolpolicy.engine.evaluate")
 """What the engine's answer loads, and the answer lane does not (nor ``enum``: see below)."""
-WARM = {"pre_tool_use_read_inside": [], "pre_tool_use_edit": list(ENGINE)}
-"""What of ``ENGINE`` a warm event loads: a Read is the lane's, an Edit the engine's."""
+WARM = {
+    "pre_tool_use_read_inside": [],
+    "pre_tool_use_edit": [],
+    "pre_tool_use_read_outside": list(ENGINE),
+}
+"""What of ``ENGINE`` a warm event loads: a Read or an Edit inside the workspace is its lane's,
+a Read of ``/etc/hostname`` the engine's (no lane answers a path outside the workspace)."""
 
 
 # A policy with a command rule: its compiled pattern is read from the cache on every call.
 PUSHES = "{name: no-pushes, behavior: deny, reason: Never push, match: {commands: [git push]}}"
 
 
-@pytest.mark.parametrize("name", ["pre_tool_use_read_inside", "pre_tool_use_edit"])
+@pytest.mark.parametrize("name", sorted(WARM))
 def test_a_warm_read_or_write_loads_no_argparse_typing_shell_parsing_pathlib_or_tempfile(
     hook: Hook, name: str
 ) -> None:
@@ -84,7 +89,7 @@ def test_a_warm_read_or_write_loads_no_argparse_typing_shell_parsing_pathlib_or_
     event = json.dumps(golden(name, hook.ws, hook.home)["event"])
     policy = ("--policy", str(hook.policy(PUSHES)))
     assert hook.run(event, *policy).returncode == 0  # warm the cache (and the Read's lane)
-    # the engine's modules did load for the Edit: it went through the warm path, not around it
+    # the engine's modules did load for the outside Read: the warm path, not around it
     assert _loaded_after(hook, event, *policy) == {"rc": 0, "loaded": WARM[name]}
 
 
@@ -93,7 +98,7 @@ NOT_FOR_THE_COMMAND = ("re", "json", *OFF_THE_WARM_PATH)
 character tests leave ``re`` and ``json`` out (issue 14)."""
 
 
-@pytest.mark.parametrize("name", ["pre_tool_use_read_inside", "pre_tool_use_edit"])
+@pytest.mark.parametrize("name", sorted(WARM))
 def test_the_installed_command_answers_a_warm_read_or_write_without_re_or_json(
     hook: Hook, name: str
 ) -> None:

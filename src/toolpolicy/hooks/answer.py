@@ -3,7 +3,8 @@ to the agent's modes, audited and rendered.
 
 This is every event's answer. An event that the answer lane (``hooks.answer_lane``) answers
 got the very answer this module gave for the lane's representatives, so there is one answer
-either way; after a Read this module also builds that lane (``hooks.lane_build``).
+either way; after a Read, Write or Edit this module also builds that lane
+(``hooks.lane_build``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ from .audit_file import append_line
 from .decide import decide_call
 from .hook_args import HookArgs
 
-__all__ = ["full_answer", "policy_for", "render_answer"]
+__all__ = ["LANED", "full_answer", "policy_for", "render_answer"]
+
+LANED = (Kind.READ, Kind.WRITE, Kind.EDIT)
+"""The kinds of call whose answer may become a lane: one file, named by one path field
+(checked here, so that no other event loads the builder)."""
 
 
 def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
@@ -39,7 +44,7 @@ def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     policy = policy_for(adapter, args, event, compiled)
     text, record = render_answer(adapter, args, event, policy)
     append_line(args.audit, record_json(record))
-    if files is not None and adapter.entry(event.tool_name).kind is Kind.READ:
+    if files is not None and adapter.entry(event.tool_name).kind in LANED:
         from .lane_build import remember
 
         remember(adapter, args, raw, event, policy, files)

@@ -1,7 +1,8 @@
-"""The hook's answer lane: an agent's Read of a plain path, answered without the engine.
+"""The hook's answer lane: an agent's Read, Write or Edit of one plain path, answered without
+the engine.
 
-A hook process starts for every tool call, and most calls read a file the policy says
-nothing particular about. For those the engine's answer is the same whatever the path (the
+A hook process starts for every tool call, and most calls read or change a file the policy
+says nothing particular about. For those the engine's answer is the same whatever the path (the
 argument of ``engine.plain_lane``: the boundary finds such a path inside the workspace and
 outside the protected set, no path rule can meet it), so after answering one through the
 engine (``hooks.answer``) the hook writes that answer down — what the agent reads, and the

@@ -1,8 +1,12 @@
-"""Building the hook's answer lane (``hooks.answer_lane``) after the engine answered a Read.
+"""Building the hook's answer lane (``hooks.answer_lane``) after the engine answered a call of
+one file: a Read, a Write or an Edit (``answer.LANED``).
 
 A lane is written only when everything agrees: the event is one a lane may answer (its key),
-its path is one the lane would answer for, the read tool has plain calls under the policy
-(``engine.plain_lane.plain_shape``), the workspace's path is real, and the engine's answer —
+every ``tool_input`` value is text, a number or a truth value (a list, as ``MultiEdit``'s
+``edits``, names more files), its path is one the lane would answer for, the file tool has
+plain calls under the policy (``engine.plain_lane.plain_shape``; the hook's writes and edits
+carry empty contents, so only the path tells calls apart), the workspace's path is real, and
+the engine's answer —
 what the agent reads and the audit line but its per-call fields — is the same for the
 event's own path and for two representative plain paths of the workspace. The lane then
 holds that answer, the policy files' sha256 and the stamp of every toolpolicy module loaded.
@@ -21,15 +25,14 @@ from ..engine.audit import record_json
 from ..engine.cache_files import write_entry
 from ..engine.plain_lane import PlainShape, plain_shape
 from ..engine.selection import ToolPolicy
-from .adapter import AgentAdapter, AgentEvent, EventKind, Kind
-from .answer import render_answer
+from .adapter import AgentAdapter, AgentEvent, EventKind
+from .answer import LANED, render_answer
 from .answer_lane import SLOTS, Lane, answers_path, lane_file, lane_key, lane_path
 from .event_json import load_event
 from .hook_args import HookArgs
 
 __all__ = ["remember"]
 
-_READ_TOOL = "read_file"
 _ANSWERED = (EventKind.PRE_TOOL_USE, EventKind.PERMISSION_REQUEST)
 _OPEN = {slot: f"\x00{slot}\x00" for slot in SLOTS}
 """What stands in each open field while the line is written (no record holds a NUL)."""
@@ -48,12 +51,14 @@ def remember(
     if event.kind not in _ANSWERED:
         return
     entry = adapter.entry(event.tool_name)
-    if entry.kind is not Kind.READ or len(entry.paths) != 1:
+    if entry.kind not in LANED or len(entry.paths) != 1 or entry.tool is None:
+        return
+    if any(isinstance(value, (list, dict)) for value in event.tool_input.values()):
         return
     key = lane_key(args, load_event(raw))
-    shapes = _read_shape(policy)
+    shapes = _shape(policy, entry.tool)
     workspace = policy.workspace
-    if key is None or shapes is None or shapes[0].others or not _real_folder(workspace):
+    if key is None or shapes is None or not _real_folder(workspace):
         return
     shape, outside = shapes
     field = entry.paths[0]
@@ -79,14 +84,14 @@ def remember(
     write_entry(lane_path(key), lane_file(key, files, modules, lane))
 
 
-def _read_shape(policy: ToolPolicy) -> tuple[PlainShape, frozenset[str]] | None:
-    """The shape of a plain read under ``policy``, and the keys of its absolute and home
-    rules in lower case (``None``: reads have no plain calls)."""
-    definition = policy.tools.get(_READ_TOOL)
+def _shape(policy: ToolPolicy, tool: str) -> tuple[PlainShape, frozenset[str]] | None:
+    """The shape of ``tool``'s plain calls under ``policy``, and the keys of its absolute and
+    home rules in lower case (``None``: the tool has no plain calls)."""
+    definition = policy.tools.get(tool)
     if definition is None:
         return None
     engine = policy.engine
-    view = engine.policy.rule_index.rules_for(_READ_TOOL)
+    view = engine.policy.rule_index.rules_for(tool)
     enforced = engine.enforces_policy
     keys = view.relative_keys() if enforced else PathKeys(frozenset(), frozenset())
     shape = plain_shape(definition, keys, engine.protected)
