@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from toolpolicy.engine.cache_files import read_entry, write_entry
 from toolpolicy.hooks.adapters import ADAPTERS
 from toolpolicy.hooks.answer import full_answer
-from toolpolicy.hooks.answer_lane import answer, lane_key, lane_path
+from toolpolicy.hooks.answer_lane import Lane, answer, lane_key, lane_path
 from toolpolicy.hooks.hook_args import HookArgs, plain_hook_args
 
 from .conftest import Hook
@@ -113,12 +113,14 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
         yield made
 
 
-def both(setup: Setup, event: dict[str, Any], *flags: str) -> tuple[Any, Any]:
+def both(
+    setup: Setup, event: dict[str, Any], *flags: str, agent: str = "claude-code"
+) -> tuple[Any, Any]:
     """The engine's answer and audit line, then the lane's (``None`` when it does not
     answer); the engine answers first, so it builds the lane the event may use."""
-    args = setup.args(*flags)
+    args = setup.args(*flags)._replace(agent=agent)
     raw = json.dumps(event).encode()
-    engine = full_answer(ADAPTERS["claude-code"], args, raw)
+    engine = full_answer(ADAPTERS[agent], args, raw)
     engine_line = setup.records()[-1]
     lane = answer(args, raw)
     if lane is None:
@@ -172,6 +174,74 @@ def test_whatever_the_lane_answers_the_engine_answers_alike(
     if lane is not None:
         assert lane[0] == engine[0]
         assert _without(lane[1]) == _without(engine[1])
+
+
+GEMINI_TOOLS = {"read_file": {}, "write_file": {"content": "x"}, "replace": INPUTS["Edit"]}
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    segments=st.lists(st.sampled_from(SEGMENTS), min_size=1, max_size=3),
+    absolute=st.booleans(),
+    below=st.sampled_from(("", "src")),
+    tool=st.sampled_from(sorted(GEMINI_TOOLS)),
+    project=st.sampled_from((None, "", "src")),
+)
+@example(["a.py"], False, "src", "read_file", None)
+@example(["k"], False, "secrets", "read_file", None)
+@example(["..", "secrets", "k"], False, "src", "read_file", "")
+@example(["up"], False, "src", "replace", None)
+def test_gemini_relative_paths_from_its_folder_are_answered_alike(
+    setup: Setup, segments: list[str], absolute: bool, below: str, tool: str, project: str | None
+) -> None:
+    """``$GEMINI_PROJECT_DIR`` (``project``, below the workspace; ``None``: unset) replaces
+    the event's cwd as Gemini's project folder, the workspace and relative paths' folder."""
+    if project is None:
+        os.environ.pop("GEMINI_PROJECT_DIR", None)
+    else:
+        os.environ["GEMINI_PROJECT_DIR"] = f"{setup.ws}/{project}".rstrip("/")
+    try:
+        _gemini_alike(setup, segments, absolute, below, tool)
+    finally:
+        os.environ.pop("GEMINI_PROJECT_DIR", None)
+
+
+def _gemini_alike(setup: Setup, segments: list[str], absolute: bool, below: str, tool: str) -> None:
+    cwd = f"{setup.ws}/{below}".rstrip("/")
+    path = "/".join(segments)
+    event = {
+        "session_id": "g-1",
+        "cwd": cwd,
+        "hook_event_name": "BeforeTool",
+        "timestamp": "2026-11-30T23:01:57.000Z",
+        "tool_name": tool,
+        "tool_input": {"file_path": f"{cwd}/{path}" if absolute else path, **GEMINI_TOOLS[tool]},
+    }
+    engine, lane = both(setup, event, agent="gemini")
+    if lane is not None:
+        assert lane[0] == engine[0]
+        assert _without(lane[1]) == _without(engine[1])
+
+
+def test_gemini_reads_are_answered_by_a_lane(setup: Setup) -> None:
+    event = {
+        "session_id": "g-1",
+        "cwd": f"{setup.ws}/src",
+        "hook_event_name": "BeforeTool",
+        "tool_name": "read_file",
+        "tool_input": {"file_path": "a.py"},
+    }
+    both(setup, event, agent="gemini")
+    event["tool_input"] = {"file_path": "b.py"}
+    engine, lane = both(setup, event, agent="gemini")
+    assert lane is not None and lane[0] == engine[0] == ""  # Gemini is told denies only
+    assert lane[1]["agent"] == "gemini" and lane[1]["behavior"] == "allow"
+    # Gemini's workspace is its project folder, the event's cwd
+    event.update(cwd=str(setup.ws), tool_input={"file_path": "secrets/k"})
+    engine, lane = both(setup, event, agent="gemini")
+    assert lane is None and engine[1]["reason"] == "Secrets stay private"
 
 
 @pytest.mark.parametrize(
@@ -281,7 +351,7 @@ def test_a_lane_built_by_other_code_or_altered_is_ignored(setup: Setup) -> None:
     try:
         write_entry(file, marshal.dumps((key, files, stale, lane)))
         assert answer(setup.args(), raw) is None  # another build of the code
-        deny = (*lane[:5], '{"hookSpecificOutput":{}}\n', *lane[6:])
+        deny = tuple(Lane(*lane)._replace(text='{"hookSpecificOutput":{}}\n'))
         write_entry(file, marshal.dumps((key, [(setup.policy.as_posix(), "0" * 64)], code, deny)))
         assert answer(setup.args(), raw) is None  # another policy file
         write_entry(file, marshal.dumps((key, files, code, lane)))
@@ -300,7 +370,8 @@ def test_a_lane_built_by_other_code_or_altered_is_ignored(setup: Setup) -> None:
     ("flags", "agent", "change"),
     [
         (("--audit-arguments",), "claude-code", {}),
-        ((), "gemini", {}),
+        ((), "codex", {}),
+        ((), "copilot", {}),
         ((), "claude-code", {"cwd": "relative"}),
         ((), "claude-code", {"session_id": ""}),
         ((), "claude-code", {"tool_input": {"file_path": 3}}),

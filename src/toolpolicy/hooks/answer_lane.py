@@ -12,8 +12,8 @@ reads one small file, checks the path, appends the audit line, and loads none of
 
 A lane answers an event only when all of this holds, else the engine answers it:
 
-* the agent is one whose event the lane reads exactly as its adapter does (Claude Code), and
-  the flags do not record arguments (``--audit-arguments``);
+* the agent is one whose event the lane reads exactly as its adapter does (Claude Code,
+  Gemini CLI), and the flags do not record arguments (``--audit-arguments``);
 * the event is at most 64 KiB of JSON that the adapter accepts, and everything the answer
   depends on but the path and the call's ids — the flags, the hook's folder, ``$HOME`` and
   the agents' project-folder variables, the event's name, ``cwd``, tool, permission mode and
@@ -21,14 +21,15 @@ A lane answers an event only when all of this holds, else the engine answers it:
 * the lane's file is intact and private (``engine.cache_files``), every policy file it was
   built from has the same sha256 and every module of the code that built it the same
   modification time and size;
-* the path is absolute, below the lane's workspace (whose path is real), its rest plain text
+* the path (absolute, or relative to the folder the adapter reads it from) is below the
+  lane's workspace (whose path is real), its rest plain text
   (``engine.plain_text``) within the length the tool allows, with no segment that is a key of
   the tool's path rules or a protected name, and no extension a rule keys on; no segment of
   the whole path is the key of an absolute or home rule (its last literal segment, which a
   path it matches must hold);
 * no component of the path is a symbolic link (each is ``lstat``-ed, as the physical
   boundary does; a missing one ends the walk, as there), the workspace is a folder and so
-  is the event's ``cwd``.
+  is the folder relative paths are read from.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import stat
 
 from .._version import __version__
 from ..core.json_text import encoder, loads, string_literal
-from ..core.lean_typing import TYPE_CHECKING
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..engine.audit import arguments_sha256, utc_now
 from ..engine.cache_files import PACKAGE, cache_dir, code_stamp, entry_path, file_sha256, read_entry
 from ..engine.plain_text import plain_text
@@ -52,9 +53,11 @@ if TYPE_CHECKING:
 
 __all__ = ["LANE_AGENTS", "SLOTS", "Lane", "answer", "lane_file", "lane_key", "lane_path"]
 
-LANE_AGENTS = frozenset({"claude-code"})
-"""The agents whose events the lane reads as their adapter does (``event_json.tool_event``
-with its defaults, the workspace from ``$CLAUDE_PROJECT_DIR``, ``--workspace`` or ``cwd``)."""
+LANE_AGENTS = frozenset({"claude-code", "gemini"})
+"""The agents whose events the lane reads as their adapter does: ``event_json.tool_event``
+with its defaults, the workspace and the folder of relative paths from ``--workspace``, the
+event's ``cwd`` and the project-folder variable (``$CLAUDE_PROJECT_DIR``,
+``$GEMINI_PROJECT_DIR``), each of which is in the lane's key."""
 SLOTS = ("ts", "session_id", "call_id", "arguments_sha256")
 """The audit record's fields that change from call to call: left open in a lane's line."""
 _FORMAT = 1
@@ -62,13 +65,28 @@ _MAX_EVENT_BYTES = 64 * 1024
 _ENVIRONMENT = ("HOME", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
 _KEY_JSON = encoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
-_Names = frozenset[str]
-Lane = tuple[str, str, int, _Names, _Names, _Names, str, tuple[str, ...], tuple[str, ...]]
-"""What a lane answers with: the path field, the workspace, the longest plain path, the
-segment names and extensions a plain path must not hold below the workspace, the segment
-names its absolute spelling must not hold (the keys of absolute and home rules), the agent's
-answer, the audit line's text between its open fields, and those fields (in :data:`SLOTS`'
-words, as they come); names in lower case."""
+
+class Lane(NamedTuple):
+    """What a lane answers with; names in lower case."""
+
+    field: str
+    """The ``tool_input`` field that holds the path."""
+    workspace: str
+    cwd: str
+    """The folder a relative path is read from (the event's, or the agent's project folder)."""
+    limit: int
+    """The longest plain path below the workspace."""
+    names: frozenset[str]
+    """Segment names a plain path must not hold below the workspace."""
+    extensions: frozenset[str]
+    outside: frozenset[str]
+    """Segment names the absolute path must not hold (the keys of absolute and home rules)."""
+    text: str
+    """What the agent reads."""
+    pieces: tuple[str, ...]
+    """The audit line's text between its open fields."""
+    slots: tuple[str, ...]
+    """Those fields, in :data:`SLOTS`' words, as they come."""
 
 
 def lane_key(args: HookArgs, event: dict[str, Any]) -> bytes | None:
@@ -107,7 +125,7 @@ def lane_path(key: bytes) -> str:
 
 def lane_file(key: bytes, files: list[tuple[str, str]], modules: list[str], lane: Lane) -> bytes:
     """The body of a lane's file: its key, what it was built from, what it answers."""
-    return marshal.dumps((key, files, code_stamp(modules), lane))
+    return marshal.dumps((key, files, code_stamp(modules), tuple(lane)))
 
 
 def answer(args: HookArgs, raw: bytes) -> str | None:
@@ -125,11 +143,10 @@ def answer(args: HookArgs, raw: bytes) -> str | None:
     lane = None if key is None else _lane(key)
     if lane is None:
         return None
-    field, text, pieces, slots = lane[0], *lane[6:]
-    path = event["tool_input"].get(field)
+    path = event["tool_input"].get(lane.field)
     if not isinstance(path, str) or not answers_path(lane, path):
         return None
-    if not os.path.isdir(event["cwd"]):
+    if not os.path.isdir(lane.cwd):
         return None
     call_id = event.get("tool_use_id")
     values = {
@@ -138,27 +155,30 @@ def answer(args: HookArgs, raw: bytes) -> str | None:
         "call_id": call_id if isinstance(call_id, str) else "",
         "arguments_sha256": arguments_sha256(event["tool_input"]),
     }
-    parts = [pieces[0]]
-    for slot, piece in zip(slots, pieces[1:], strict=True):
+    parts = [lane.pieces[0]]
+    for slot, piece in zip(lane.slots, lane.pieces[1:], strict=True):
         parts += (string_literal(values[slot]), piece)
     append_line(args.audit, "".join(parts))
-    return text
+    return lane.text
 
 
 def answers_path(lane: Lane, path: str) -> bool:
-    """Whether ``lane`` answers for ``path`` (the last two conditions of the module
-    docstring, but for the event's ``cwd``)."""
-    workspace, limit, names, extensions, outside = lane[1:6]
+    """Whether ``lane`` answers for ``path`` (absolute, or relative to the lane's ``cwd``;
+    the last two conditions of the module docstring, but for that folder's)."""
+    if not path.startswith("/"):
+        path = f"{lane.cwd}/{path}"
+    workspace = lane.workspace
     if not path.startswith(workspace + "/"):
         return False
-    if outside and not outside.isdisjoint(path.lower().split("/")):
+    if lane.outside and not lane.outside.isdisjoint(path.lower().split("/")):
         return False
     rest = path[len(workspace) + 1 :]
-    if len(rest) > limit or not plain_text(rest):
+    if len(rest) > lane.limit or not plain_text(rest):
         return False
     segments = rest.lower().split("/")
-    if not names.isdisjoint(segments):
+    if not lane.names.isdisjoint(segments):
         return False
+    extensions = lane.extensions
     if extensions and any(s.rpartition(".")[2] in extensions for s in segments):
         return False
     return _no_links(path, workspace.count("/"))
@@ -193,10 +213,9 @@ def _lane(key: bytes) -> Lane | None:
             return None
         if any(file_sha256(path) != sha for path, sha in files):
             return None
+        return Lane(*lane)
     except Exception:  # a body of another shape: the engine answers, and rewrites it
         return None
-    found: Lane = lane
-    return found
 
 
 def _text(value: object) -> bool:

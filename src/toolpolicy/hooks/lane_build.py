@@ -57,14 +57,16 @@ def remember(
         return
     key = lane_key(args, load_event(raw))
     shapes = _shape(policy, entry.tool)
-    workspace = policy.workspace
+    workspace, cwd = policy.workspace, event.cwd
     if key is None or shapes is None or not _real_folder(workspace):
         return
+    if os.path.normpath(cwd) != cwd:
+        return  # a relative path joined to it would not be normalized
     shape, outside = shapes
     field = entry.paths[0]
     path = event.tool_input.get(field)
-    names = (shape.names, shape.extensions, outside)
-    draft: Lane = (field, workspace, shape.limit, *names, "", (), ())
+    limits = (shape.limit, shape.names, shape.extensions, outside)
+    draft = Lane(field, workspace, cwd, *limits, "", (), ())
     candidates = [path, *(f"{workspace}/{shape.representative(n)}" for n in (0, 1))]
     if not all(isinstance(p, str) and answers_path(draft, p) for p in candidates):
         return
@@ -80,7 +82,7 @@ def remember(
         return
     pieces, slots = cut
     modules = sorted(name for name in sys.modules if name.startswith("toolpolicy."))
-    lane: Lane = (*draft[:6], text, pieces, slots)
+    lane = draft._replace(text=text, pieces=pieces, slots=slots)
     write_entry(lane_path(key), lane_file(key, files, modules, lane))
 
 
