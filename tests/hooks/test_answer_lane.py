@@ -176,6 +176,49 @@ def test_whatever_the_lane_answers_the_engine_answers_alike(
         assert _without(lane[1]) == _without(engine[1])
 
 
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    tool=st.sampled_from(("Read", "Bash", "Edit", "Write", "mcp__s__t", "Unheard", "TodoWrite")),
+    given_input=st.sampled_from(
+        ({"file_path": "x"}, {"command": "rm -rf /", "timeout": 5}, {}, {"a": True, "b": 1.5})
+    ),
+    ids=st.sampled_from((("s-1", "toolu_1"), ("s-2", None), ("s\u00e9", 7))),
+    mode=st.sampled_from(("default", "plan", None)),
+)
+def test_what_ran_is_recorded_alike_by_its_lane(
+    setup: Setup,
+    tool: str,
+    given_input: dict[str, object],
+    ids: tuple[str, object],
+    mode: str | None,
+) -> None:
+    event = {
+        "session_id": ids[0],
+        "tool_use_id": ids[1],
+        "cwd": str(setup.ws),
+        "permission_mode": mode,
+        "hook_event_name": "PostToolUse",
+        "tool_name": tool,
+        "tool_input": given_input,
+        "tool_response": {"stdout": "x" * 100},
+    }
+    engine, lane = both(setup, event)
+    assert engine[0] == "" and engine[1]["behavior"] == "executed"
+    engine, lane = both(setup, event)  # the first built the lane
+    assert lane is not None
+    assert lane[0] == ""
+    assert _without(lane[1]) == _without(engine[1])
+
+
+def test_a_multi_edit_that_ran_is_the_engines_to_record(setup: Setup) -> None:
+    event = setup.event(f"{setup.ws}/src/a.py", hook_event_name="PostToolUse")
+    event["tool_input"]["edits"] = [{"old_string": "a", "new_string": "b"}]
+    for _ in range(2):
+        assert both(setup, event)[1] is None
+
+
 GEMINI_TOOLS = {"read_file": {}, "write_file": {"content": "x"}, "replace": INPUTS["Edit"]}
 
 
@@ -409,4 +452,34 @@ def test_a_read_answered_by_the_lane_in_a_real_process_loads_no_engine(
     assert two["call_id"] == "toolu_02" and two["prev"] is not None and two["seq"] == 2
     assert _without(one) | {"call_id": "toolu_02", "arguments_sha256": ""} == _without(two) | {
         "arguments_sha256": ""
+    }
+
+
+def test_what_ran_is_recorded_from_its_lane_in_a_real_process_without_the_adapters(
+    hook: Hook, tmp_path: Path
+) -> None:
+    from .conftest import modules_after_command
+
+    hook.cache = tmp_path / "own-cache"
+    args = ["hook", "claude-code", "--audit", str(hook.audit)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
+    env.update(TOOLPOLICY_CACHE_DIR=str(hook.cache), CLAUDE_PROJECT_DIR=str(hook.ws))
+    env["HOME"] = str(hook.home)
+    for n in (1, 2):
+        event = hook.event(
+            "Bash", {"command": f"make test{n}"}, hook_event_name="PostToolUse", tool_use_id=f"t{n}"
+        )
+        rc, modules = modules_after_command(args, json.dumps(event), env=env, cwd=hook.ws)
+        assert rc == 0
+        assert ("toolpolicy.hooks.claude_code" in modules) is (n == 1)  # then its lane's
+        assert ("enum" in modules) is (n == 1)
+    one, two = hook.records()
+    assert (one["reason"], one["behavior"], one["tool"]) == (
+        "claude-code ran Bash",
+        "executed",
+        "shell",
+    )
+    assert _without(one) | {"call_id": "", "arguments_sha256": ""} == _without(two) | {
+        "call_id": "",
+        "arguments_sha256": "",
     }

@@ -3,8 +3,8 @@ to the agent's modes, audited and rendered.
 
 This is every event's answer. An event that the answer lane (``hooks.answer_lane``) answers
 got the very answer this module gave for the lane's representatives, so there is one answer
-either way; after a Read, Write or Edit this module also builds that lane
-(``hooks.lane_build``).
+either way; after a Read, Write or Edit, and after recording that a call ran
+(``PostToolUse``), this module also builds that lane (``hooks.lane_build``).
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from ..engine.audit_record import decision_record, executed_record
 from ..engine.cache import compiled_from
 from ..engine.selection import CompiledSources, ToolPolicy, assemble
 from .adapter import AgentAdapter, AgentEvent, Answer, EventKind, Kind
+from .answer_lane import LANE_AGENTS
 from .audit_file import append_line
 from .decide import decide_call
 from .hook_args import HookArgs
 
-__all__ = ["LANED", "full_answer", "policy_for", "render_answer"]
+__all__ = ["LANED", "full_answer", "laneable", "policy_for", "render_answer"]
 
 LANED = (Kind.READ, Kind.WRITE, Kind.EDIT)
 """The kinds of call whose answer may become a lane: one file, named by one path field
@@ -36,7 +37,12 @@ def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     if event.kind is EventKind.OTHER:
         return ""
     if event.kind is EventKind.POST_TOOL_USE:
-        append_line(args.audit, record_json(_executed(adapter, event, args)))
+        record = _executed(adapter, event, args)
+        append_line(args.audit, record_json(record))
+        if laneable(args, event):
+            from .lane_build import remember_executed
+
+            remember_executed(args, raw, event, record)
         return ""
     compiled, files = compiled_from(args.profile, args.policies, args.presets)
     if event.kind is EventKind.SESSION_START:
@@ -44,11 +50,23 @@ def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     policy = policy_for(adapter, args, event, compiled)
     text, record = render_answer(adapter, args, event, policy)
     append_line(args.audit, record_json(record))
-    if files is not None and adapter.entry(event.tool_name).kind in LANED:
+    if files is not None and adapter.entry(event.tool_name).kind in LANED and laneable(args, event):
         from .lane_build import remember
 
         remember(adapter, args, raw, event, policy, files)
     return text
+
+
+def laneable(args: HookArgs, event: AgentEvent) -> bool:
+    """Whether an answer lane may be built for ``event`` at all (checked before the builder
+    loads): an agent whose events a lane reads, no recorded arguments, and a ``tool_input`` of
+    text, numbers and truth values only (a list, as ``MultiEdit``'s ``edits``, names more
+    files, and would make every event's key its own)."""
+    return (
+        args.agent in LANE_AGENTS
+        and not args.audit_arguments
+        and not any(isinstance(v, (list, dict)) for v in event.tool_input.values())
+    )
 
 
 def policy_for(

@@ -1,5 +1,5 @@
-"""The hook's answer lane: an agent's Read, Write or Edit of one plain path, answered without
-the engine.
+"""The hook's answer lane: an agent's Read, Write or Edit of one plain path (and the record
+that a call ran), answered without the engine.
 
 A hook process starts for every tool call, and most calls read or change a file the policy
 says nothing particular about. For those the engine's answer is the same whatever the path (the
@@ -14,7 +14,7 @@ A lane answers an event only when all of this holds, else the engine answers it:
 
 * the agent is one whose event the lane reads exactly as its adapter does (Claude Code,
   Gemini CLI), and the flags do not record arguments (``--audit-arguments``);
-* the event is at most 64 KiB of JSON that the adapter accepts, and everything the answer
+* the event is JSON that the adapter accepts (at most 8 MiB), and everything the answer
   depends on but the path and the call's ids — the flags, the hook's folder, ``$HOME`` and
   the agents' project-folder variables, the event's name, ``cwd``, tool, permission mode and
   every ``tool_input`` field but its text values — is what the lane was built for (its key);
@@ -30,6 +30,10 @@ A lane answers an event only when all of this holds, else the engine answers it:
 * no component of the path is a symbolic link (each is ``lstat``-ed, as the physical
   boundary does; a missing one ends the walk, as there), the workspace is a folder and so
   is the folder relative paths are read from.
+
+A ``PostToolUse`` event decides nothing: the engine only appends that the call ran. Its lane
+(``Lane.field`` empty) answers every such event with its key, and the path conditions do not
+apply.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from ..engine.audit import arguments_sha256, utc_now
 from ..engine.cache_files import PACKAGE, cache_dir, code_stamp, entry_path, file_sha256, read_entry
 from ..engine.plain_text import plain_text
 from .audit_file import append_line
+from .hook_error import MAX_EVENT_BYTES
 
 if TYPE_CHECKING:
     from typing import Any
@@ -61,7 +66,6 @@ event's ``cwd`` and the project-folder variable (``$CLAUDE_PROJECT_DIR``,
 SLOTS = ("ts", "session_id", "call_id", "arguments_sha256")
 """The audit record's fields that change from call to call: left open in a lane's line."""
 _FORMAT = 1
-_MAX_EVENT_BYTES = 64 * 1024
 _ENVIRONMENT = ("HOME", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
 _KEY_JSON = encoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
@@ -70,7 +74,8 @@ class Lane(NamedTuple):
     """What a lane answers with; names in lower case."""
 
     field: str
-    """The ``tool_input`` field that holds the path."""
+    """The ``tool_input`` field that holds the path; ``""`` for an event that decides nothing
+    (``PostToolUse``: the audit learns that a call ran, whatever its path)."""
     workspace: str
     cwd: str
     """The folder a relative path is read from (the event's, or the agent's project folder)."""
@@ -131,7 +136,7 @@ def lane_file(key: bytes, files: list[tuple[str, str]], modules: list[str], lane
 def answer(args: HookArgs, raw: bytes) -> str | None:
     """The agent's answer to ``raw`` from a lane, its audit line appended; ``None`` when no
     lane answers it (see the module docstring)."""
-    if len(raw) > _MAX_EVENT_BYTES:
+    if len(raw) > MAX_EVENT_BYTES:
         return None
     try:
         event = loads(raw.decode("utf-8"))
@@ -143,9 +148,10 @@ def answer(args: HookArgs, raw: bytes) -> str | None:
     lane = None if key is None else _lane(key)
     if lane is None:
         return None
-    path = event["tool_input"].get(lane.field)
-    if not isinstance(path, str) or not answers_path(lane, path):
-        return None
+    if lane.field:
+        path = event["tool_input"].get(lane.field)
+        if not isinstance(path, str) or not answers_path(lane, path):
+            return None
     if not os.path.isdir(lane.cwd):
         return None
     call_id = event.get("tool_use_id")

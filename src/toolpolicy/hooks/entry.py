@@ -24,7 +24,7 @@ from ..core.lean_typing import TYPE_CHECKING
 from .adapters import ADAPTERS
 from .answer_lane import answer
 from .hook_args import HookArgs, plain_hook_args
-from .hook_error import HookError
+from .hook_error import MAX_EVENT_BYTES, HookError
 
 if TYPE_CHECKING:
     import argparse
@@ -137,7 +137,7 @@ def run_hook(
             return EXIT_OK if exc.code == 0 else EXIT_BLOCK
         args = HookArgs(**vars(parsed))
     try:
-        raw = (stdin if stdin is not None else sys.stdin.buffer).read(8 * 1024 * 1024 + 1)
+        raw = (stdin if stdin is not None else sys.stdin.buffer).read(MAX_EVENT_BYTES + 1)
         text = answer(args, raw)
         if text is None:
             from .answer import full_answer

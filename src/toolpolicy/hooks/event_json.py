@@ -16,12 +16,12 @@ from types import MappingProxyType
 from ..core.json_text import encoder, loads
 from ..core.lean_typing import TYPE_CHECKING
 from .adapter import AgentEvent, EventKind, HookError
+from .hook_error import MAX_EVENT_BYTES
 
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
-    "MAX_EVENT_BYTES",
     "TOOL_EVENTS",
     "answer_line",
     "load_event",
@@ -29,7 +29,6 @@ __all__ = [
     "workspace_dir",
 ]
 
-MAX_EVENT_BYTES = 8 * 1024 * 1024
 TOOL_EVENTS = (EventKind.PRE_TOOL_USE, EventKind.PERMISSION_REQUEST, EventKind.POST_TOOL_USE)
 
 

@@ -3,13 +3,14 @@ one file: a Read, a Write or an Edit (``answer.LANED``).
 
 A lane is written only when everything agrees: the event is one a lane may answer (its key),
 every ``tool_input`` value is text, a number or a truth value (a list, as ``MultiEdit``'s
-``edits``, names more files), its path is one the lane would answer for, the file tool has
-plain calls under the policy (``engine.plain_lane.plain_shape``; the hook's writes and edits
-carry empty contents, so only the path tells calls apart), the workspace's path is real, and
-the engine's answer —
-what the agent reads and the audit line but its per-call fields — is the same for the
-event's own path and for two representative plain paths of the workspace. The lane then
-holds that answer, the policy files' sha256 and the stamp of every toolpolicy module loaded.
+``edits``, names more files: ``answer.laneable``), its path is one the lane would answer for,
+the file tool has plain calls under the policy (``engine.plain_lane.plain_shape``; the hook's
+writes and edits carry empty contents, so only the path tells calls apart), the workspace's
+path is real, and the engine's answer — what the agent reads and the audit line but its
+per-call fields — is the same for the event's own path and for two representative plain paths
+of the workspace. The lane then holds that answer, the policy files' sha256 and the stamp of
+every toolpolicy module loaded.
+A ``PostToolUse`` event's lane (:func:`remember_executed`) holds its audit line alone.
 """
 
 from __future__ import annotations
@@ -53,8 +54,6 @@ def remember(
     entry = adapter.entry(event.tool_name)
     if entry.kind not in LANED or len(entry.paths) != 1 or entry.tool is None:
         return
-    if any(isinstance(value, (list, dict)) for value in event.tool_input.values()):
-        return
     key = lane_key(args, load_event(raw))
     shapes = _shape(policy, entry.tool)
     workspace, cwd = policy.workspace, event.cwd
@@ -81,9 +80,26 @@ def remember(
     if cut is None:
         return
     pieces, slots = cut
-    modules = sorted(name for name in sys.modules if name.startswith("toolpolicy."))
     lane = draft._replace(text=text, pieces=pieces, slots=slots)
-    write_entry(lane_path(key), lane_file(key, files, modules, lane))
+    write_entry(lane_path(key), lane_file(key, files, _modules(), lane))
+
+
+def remember_executed(args: HookArgs, raw: bytes, event: AgentEvent, record: AuditRecord) -> None:
+    """Write the lane that records ``PostToolUse`` events like ``event`` (``raw``) as
+    ``record`` did: its fields come from the event's key alone (the agent, its tool, the
+    event's name and mode), but for the open ones."""
+    key = lane_key(args, load_event(raw))
+    cut = _open_line(record)
+    if key is None or cut is None or os.path.normpath(event.cwd) != event.cwd:
+        return
+    nothing: frozenset[str] = frozenset()
+    lane = Lane("", "", event.cwd, 0, nothing, nothing, nothing, "", *cut)
+    write_entry(lane_path(key), lane_file(key, [], _modules(), lane))
+
+
+def _modules() -> list[str]:
+    """Every toolpolicy module loaded: the code that built a lane."""
+    return sorted(name for name in sys.modules if name.startswith("toolpolicy."))
 
 
 def _shape(policy: ToolPolicy, tool: str) -> tuple[PlainShape, frozenset[str]] | None:
