@@ -483,3 +483,30 @@ def test_what_ran_is_recorded_from_its_lane_in_a_real_process_without_the_adapte
         "call_id": "",
         "arguments_sha256": "",
     }
+
+
+def test_a_file_named_like_a_built_in_layer_is_never_answered_from_the_built_ins_lane(
+    setup: Setup,
+) -> None:
+    """``--policy read-only-commands`` names the shipped layer until a file of that name
+    exists in the hook's folder; then the file is the layer, and the lane built before is not
+    the answer."""
+    event = setup.event(f"{setup.ws}/src/a.py")
+    raw = json.dumps(event).encode()
+    args = setup.args("--policy", "read-only-commands")
+    full_answer(ADAPTERS["claude-code"], args, raw)
+    assert answer(args, raw) == ""  # the lane of the shipped layer
+    planted = setup.ws / "read-only-commands"
+    planted.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: planted\nextends: P03\nrules:\n"
+        "  - {name: planted, behavior: deny, reason: Planted layer, "
+        "match: {tools: [read_file], paths: ['src/**']}}\n"
+    )
+    try:
+        assert answer(args, raw) is None
+        text = full_answer(ADAPTERS["claude-code"], args, raw)
+        assert json.loads(text)["hookSpecificOutput"]["permissionDecisionReason"] == (
+            "Planted layer"
+        )
+    finally:
+        planted.unlink()

@@ -15,7 +15,8 @@ A lane answers an event only when all of this holds, else the engine answers it:
 * the agent is one whose event the lane reads exactly as its adapter does (Claude Code,
   Gemini CLI), and the flags do not record arguments (``--audit-arguments``);
 * the event is JSON that the adapter accepts (at most 8 MiB), and everything the answer
-  depends on but the path and the call's ids — the flags, the hook's folder, ``$HOME`` and
+  depends on but the path and the call's ids — the flags (and whether a file of each
+  profile or policy name exists), the hook's folder, ``$HOME`` and
   the agents' project-folder variables, the event's name, ``cwd``, tool, permission mode and
   every ``tool_input`` field but its text values — is what the lane was built for (its key);
 * the lane's file is intact and private (``engine.cache_files``), every policy file it was
@@ -114,8 +115,11 @@ def lane_key(args: HookArgs, event: dict[str, Any]) -> bytes | None:
         _FORMAT,
         __version__,
         PACKAGE,
-        [args.agent, args.profile, args.preset, args.sandbox, args.approval],
-        [args.policies, args.presets, args.workspace, args.explicit_allow],
+        [args.agent, args.preset, args.sandbox, args.approval, args.workspace],
+        # A name resolves to a file of that name when one exists, else to a built-in (the
+        # profile, a layer such as ``read-only-commands``): whether each exists is key too.
+        [[name, os.path.exists(name)] for name in (args.profile, *args.policies)],
+        [args.presets, args.explicit_allow],
         os.getcwd(),
         [os.environ.get(variable) for variable in _ENVIRONMENT],
         [name, cwd, tool, mode if isinstance(mode, str) else "default", fields],
