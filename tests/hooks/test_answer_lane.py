@@ -395,9 +395,14 @@ def test_a_lane_built_by_other_code_or_altered_is_ignored(setup: Setup) -> None:
         write_entry(file, marshal.dumps((key, files, stale, lane)))
         assert answer(setup.args(), raw) is None  # another build of the code
         deny = tuple(Lane(*lane)._replace(text='{"hookSpecificOutput":{}}\n'))
-        write_entry(file, marshal.dumps((key, [(setup.policy.as_posix(), "0" * 64)], code, deny)))
+        other = [(setup.policy.as_posix(), "0" * 64, setup.policy.as_posix())]
+        write_entry(file, marshal.dumps((key, other, code, deny)))
         assert answer(setup.args(), raw) is None  # another policy file
+        moved = [(path, sha, real + ".moved") for path, sha, real in files]
+        write_entry(file, marshal.dumps((key, moved, code, lane)))
+        assert answer(setup.args(), raw) is None  # a policy file that really is elsewhere
         write_entry(file, marshal.dumps((key, files, code, lane)))
+        assert answer(setup.args(), raw) == ""  # as it was built: it answers again
         os.chmod(file, stat.S_IRUSR | stat.S_IWUSR | stat.S_IWOTH)
         assert answer(setup.args(), raw) is None  # writable by others: not ours alone
         os.chmod(file, stat.S_IRUSR | stat.S_IWUSR)
@@ -510,3 +515,29 @@ def test_a_file_named_like_a_built_in_layer_is_never_answered_from_the_built_ins
         )
     finally:
         planted.unlink()
+
+
+def test_a_policy_file_moved_behind_its_link_is_never_answered_from_the_old_lane(
+    setup: Setup,
+) -> None:
+    """The protected set holds the folder a policy file inside the workspace really is in:
+    retarget the link the policy is named by (same contents) and a write to the new folder
+    is the engine's (which refuses it), not the old lane's."""
+    for folder in ("rules-a", "rules-b"):
+        (setup.ws / folder).mkdir(exist_ok=True)
+        (setup.ws / folder / "team.yaml").write_text(setup.policy.read_text())
+    link = setup.ws.parent / "linked.yaml"
+    link.symlink_to(setup.ws / "rules-a" / "team.yaml")
+    try:
+        args = setup.args()._replace(policies=[str(link)])
+        first = json.dumps(setup.event(f"{setup.ws}/src/x.py", "Write")).encode()
+        full_answer(ADAPTERS["claude-code"], args, first)
+        target = json.dumps(setup.event(f"{setup.ws}/rules-b/new.py", "Write")).encode()
+        assert answer(args, target) is not None  # rules-b holds no policy yet: the lane's
+        link.unlink()
+        link.symlink_to(setup.ws / "rules-b" / "team.yaml")
+        assert answer(args, target) is None
+        text = full_answer(ADAPTERS["claude-code"], args, target)
+        assert json.loads(text)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    finally:
+        link.unlink()

@@ -20,8 +20,8 @@ A lane answers an event only when all of this holds, else the engine answers it:
   the agents' project-folder variables, the event's name, ``cwd``, tool, permission mode and
   every ``tool_input`` field but its text values — is what the lane was built for (its key);
 * the lane's file is intact and private (``engine.cache_files``), every policy file it was
-  built from has the same sha256 and every module of the code that built it the same
-  modification time and size;
+  built from has the same sha256 and the same real path, and every module of the code that
+  built it the same modification time and size;
 * the path (absolute, or relative to the folder the adapter reads it from) is below the
   lane's workspace (whose path is real), its rest plain text
   (``engine.plain_text``) within the length the tool allows, with no segment that is a key of
@@ -42,6 +42,7 @@ from __future__ import annotations
 import marshal
 import os
 import stat
+import sys
 
 from .._version import __version__
 from ..core.json_text import encoder, loads, string_literal
@@ -115,6 +116,7 @@ def lane_key(args: HookArgs, event: dict[str, Any]) -> bytes | None:
         _FORMAT,
         __version__,
         PACKAGE,
+        sys.hexversion,
         [args.agent, args.preset, args.sandbox, args.approval, args.workspace],
         # A name resolves to a file of that name when one exists, else to a built-in (the
         # profile, a layer such as ``read-only-commands``): whether each exists is key too.
@@ -133,8 +135,11 @@ def lane_path(key: bytes) -> str:
 
 
 def lane_file(key: bytes, files: list[tuple[str, str]], modules: list[str], lane: Lane) -> bytes:
-    """The body of a lane's file: its key, what it was built from, what it answers."""
-    return marshal.dumps((key, files, code_stamp(modules), tuple(lane)))
+    """The body of a lane's file: its key, what it was built from (each policy file with its
+    sha256 and its real path: the protected set holds a policy file's folder as it really
+    is), what it answers."""
+    sources = [(path, sha, os.path.realpath(path)) for path, sha in files]
+    return marshal.dumps((key, sources, code_stamp(modules), tuple(lane)))
 
 
 def answer(args: HookArgs, raw: bytes) -> str | None:
@@ -221,7 +226,9 @@ def _lane(key: bytes) -> Lane | None:
         found_key, files, code, lane = marshal.loads(body)
         if found_key != key or code_stamp(name for name, *_ in code) != code:
             return None
-        if any(file_sha256(path) != sha for path, sha in files):
+        if any(
+            file_sha256(path) != sha or os.path.realpath(path) != real for path, sha, real in files
+        ):
             return None
         return Lane(*lane)
     except Exception:  # a body of another shape: the engine answers, and rewrites it
