@@ -541,3 +541,51 @@ def test_a_policy_file_moved_behind_its_link_is_never_answered_from_the_old_lane
         assert json.loads(text)["hookSpecificOutput"]["permissionDecision"] == "deny"
     finally:
         link.unlink()
+
+
+def test_a_workspace_named_through_a_link_gets_no_lane(setup: Setup) -> None:
+    """Red-team finding (round 30): with the project folder a link, a lane kept the folder it
+    led to while the key kept the link's text; pointed elsewhere, the lane still answered
+    for the old folder (which the engine then finds outside the workspace). Only a spelling
+    that is its own real path gets a lane now."""
+    link = setup.ws.parent / "proj"
+    link.symlink_to(setup.ws)
+    saved = os.environ["CLAUDE_PROJECT_DIR"]
+    os.environ["CLAUDE_PROJECT_DIR"] = str(link)
+    try:
+        event = setup.event(f"{setup.ws}/src/a.py", "Write", permission_mode="acceptEdits")
+        event["cwd"] = str(link)
+        engine, lane = both(setup, event)
+        assert lane is None  # no lane was built
+        assert engine[1]["behavior"] == "ask"
+        other = setup.ws.parent / "elsewhere-ws"
+        other.mkdir(exist_ok=True)
+        link.unlink()
+        link.symlink_to(other)
+        engine, lane = both(setup, event)
+        assert lane is None
+        assert engine[1]["reason"] == "Writing outside the workspace is forbidden"
+    finally:
+        os.environ["CLAUDE_PROJECT_DIR"] = saved
+        link.unlink()
+
+
+def test_a_hook_whose_folder_is_gone_is_answered_by_the_engine(
+    setup: Setup, tmp_path: Path
+) -> None:
+    """Red-team finding (round 30): the lane read the hook's folder unguarded, so a hook
+    started in a deleted folder blocked every event the engine answers; and a builder that
+    failed after the engine's answer was audited turned it into a block."""
+    event = setup.event(f"{setup.ws}/src/a.py")
+    raw = json.dumps(event).encode()
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    os.chdir(gone)
+    gone.rmdir()
+    try:
+        assert answer(setup.args(), raw) is None  # the engine's to answer, no error
+        count = len(setup.records())
+        assert full_answer(ADAPTERS["claude-code"], setup.args(), raw) == ""
+        assert len(setup.records()) == count + 1
+    finally:
+        os.chdir(setup.ws)

@@ -9,7 +9,7 @@ either way; after a Read, Write or Edit, and after recording that a call ran
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..core.decision import Decision
 from ..core.records import AuditRecord
@@ -42,7 +42,7 @@ def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
         if laneable(args, event):
             from .lane_build import remember_executed
 
-            remember_executed(args, raw, event, record)
+            _building(lambda: remember_executed(args, raw, event, record))
         return ""
     compiled, files = compiled_from(args.profile, args.policies, args.presets)
     if event.kind is EventKind.SESSION_START:
@@ -53,8 +53,17 @@ def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     if files is not None and adapter.entry(event.tool_name).kind in LANED and laneable(args, event):
         from .lane_build import remember
 
-        remember(adapter, args, raw, event, policy, files)
+        _building(lambda: remember(adapter, args, raw, event, policy, files))
     return text
+
+
+def _building(build: Callable[[], None]) -> None:
+    """Build a lane after the answer was given and audited: a lane that cannot be built costs
+    the next call its speed, never this call its answer (the audit already says it)."""
+    try:  # noqa: SIM105 - contextlib is not loaded on the hook's warm path
+        build()
+    except Exception:
+        pass  # nothing to report: the engine answers the next call too
 
 
 def laneable(args: HookArgs, event: AgentEvent) -> bool:

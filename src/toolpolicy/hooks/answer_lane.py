@@ -110,6 +110,10 @@ def lane_key(args: HookArgs, event: dict[str, Any]) -> bytes | None:
         return None
     if not isinstance(tool_input, dict) or not os.path.isabs(cwd):
         return None
+    try:
+        here = os.getcwd()
+    except OSError:  # the hook's folder is gone: no key (the engine may need no folder)
+        return None
     mode = event.get("permission_mode")
     fields = {k: "" if isinstance(v, str) else v for k, v in tool_input.items()}
     key = [
@@ -122,7 +126,7 @@ def lane_key(args: HookArgs, event: dict[str, Any]) -> bytes | None:
         # profile, a layer such as ``read-only-commands``): whether each exists is key too.
         [[name, os.path.exists(name)] for name in (args.profile, *args.policies)],
         [args.presets, args.explicit_allow],
-        os.getcwd(),
+        here,
         [os.environ.get(variable) for variable in _ENVIRONMENT],
         [name, cwd, tool, mode if isinstance(mode, str) else "default", fields],
     ]
@@ -144,25 +148,15 @@ def lane_file(key: bytes, files: list[tuple[str, str]], modules: list[str], lane
 
 def answer(args: HookArgs, raw: bytes) -> str | None:
     """The agent's answer to ``raw`` from a lane, its audit line appended; ``None`` when no
-    lane answers it (see the module docstring)."""
-    if len(raw) > MAX_EVENT_BYTES:
-        return None
+    lane answers it (see the module docstring). Nothing but the audit's append raises: the
+    lane either answers as the engine would, or leaves the event to the engine."""
     try:
-        event = loads(raw.decode("utf-8"))
-    except Exception:  # the engine's reading reports it
+        found = _answering(args, raw)
+    except Exception:  # whatever the lane cannot read, the engine reads (and reports)
         return None
-    if not isinstance(event, dict):
+    if found is None:
         return None
-    key = lane_key(args, event)
-    lane = None if key is None else _lane(key)
-    if lane is None:
-        return None
-    if lane.field:
-        path = event["tool_input"].get(lane.field)
-        if not isinstance(path, str) or not answers_path(lane, path):
-            return None
-    if not os.path.isdir(lane.cwd):
-        return None
+    event, lane = found
     call_id = event.get("tool_use_id")
     values = {
         "ts": utc_now(),
@@ -175,6 +169,24 @@ def answer(args: HookArgs, raw: bytes) -> str | None:
         parts += (string_literal(values[slot]), piece)
     append_line(args.audit, "".join(parts))
     return lane.text
+
+
+def _answering(args: HookArgs, raw: bytes) -> tuple[dict[str, Any], Lane] | None:
+    """The event in ``raw`` and the lane that answers it, if one does."""
+    if len(raw) > MAX_EVENT_BYTES:
+        return None
+    event = loads(raw.decode("utf-8"))
+    if not isinstance(event, dict):
+        return None
+    key = lane_key(args, event)
+    lane = None if key is None else _lane(key)
+    if lane is None:
+        return None
+    if lane.field:
+        path = event["tool_input"].get(lane.field)
+        if not isinstance(path, str) or not answers_path(lane, path):
+            return None
+    return (event, lane) if os.path.isdir(lane.cwd) else None
 
 
 def answers_path(lane: Lane, path: str) -> bool:

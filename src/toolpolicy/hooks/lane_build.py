@@ -5,11 +5,11 @@ A lane is written only when everything agrees: the event is one a lane may answe
 every ``tool_input`` value is text, a number or a truth value (a list, as ``MultiEdit``'s
 ``edits``, names more files: ``answer.laneable``), its path is one the lane would answer for,
 the file tool has plain calls under the policy (``engine.plain_lane.plain_shape``; the hook's
-writes and edits carry empty contents, so only the path tells calls apart), the workspace's
-path is real, and the engine's answer — what the agent reads and the audit line but its
-per-call fields — is the same for the event's own path and for two representative plain paths
-of the workspace. The lane then holds that answer, the policy files' sha256 and the stamp of
-every toolpolicy module loaded.
+writes and edits carry empty contents, so only the path tells calls apart), the workspace as
+the agent names it is its own real path, and the engine's answer — what the agent reads and the
+audit line but its per-call fields — is the same for the event's own path and for two
+representative plain paths of the workspace. The lane then holds that answer, the policy files'
+sha256 and the stamp of every toolpolicy module loaded.
 A ``PostToolUse`` event's lane (:func:`remember_executed`) holds its audit line alone.
 """
 
@@ -58,6 +58,11 @@ def remember(
     shapes = _shape(policy, entry.tool)
     workspace, cwd = policy.workspace, event.cwd
     if key is None or shapes is None or not _real_folder(workspace):
+        return
+    if adapter.workspace(event, args.workspace) != workspace:
+        # The key holds the workspace as spelled (the flag, the variable, the cwd): only a
+        # spelling that is its own real path stays the same folder (a lane's walk sees any
+        # link planted in it later; a link in the spelling could be pointed elsewhere).
         return
     if os.path.normpath(cwd) != cwd:
         return  # a relative path joined to it would not be normalized
