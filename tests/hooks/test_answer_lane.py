@@ -589,3 +589,59 @@ def test_a_hook_whose_folder_is_gone_is_answered_by_the_engine(
         assert len(setup.records()) == count + 1
     finally:
         os.chdir(setup.ws)
+
+
+def test_a_change_to_any_module_of_the_package_retires_its_lanes(
+    hook: Hook, tmp_path: Path
+) -> None:
+    """Red-team finding (round 30, second look): a lane stamped only the modules its building
+    process had loaded, so a change to one it had not (the policy language's validation, the
+    shell reader) left it answering. A lane (and a compiled entry) now stamps every source
+    file of the package."""
+    import shutil
+
+    import toolpolicy
+    from toolpolicy.language.resources import data_dir
+
+    from .conftest import modules_after_command
+
+    copy = tmp_path / "site"
+    shutil.copytree(
+        Path(toolpolicy.__file__).parent,
+        copy / "toolpolicy",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    for name in ("policy", "profiles"):  # as a wheel ships them
+        shutil.copytree(data_dir(name), copy / "toolpolicy" / "_data" / name)
+    hook.cache = tmp_path / "own-cache"
+    (hook.ws / "src").mkdir()
+    event = json.dumps(hook.event("Read", {"file_path": f"{hook.ws}/src/a.py"}))
+    args = ["hook", "claude-code", "--audit", str(hook.audit)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
+    env.update(TOOLPOLICY_CACHE_DIR=str(hook.cache), CLAUDE_PROJECT_DIR=str(hook.ws))
+    env.update(HOME=str(hook.home), PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
+
+    def engine_answered() -> bool:
+        rc, modules = modules_after_command(args, event, env=env, cwd=hook.ws)
+        assert rc == 0
+        return "toolpolicy.engine.selection" in modules
+
+    assert engine_answered()  # and built the lane
+    assert not engine_answered()  # the lane's
+    with open(copy / "toolpolicy" / "language" / "models.py", "a") as source:
+        source.write("# changed\n")
+    assert engine_answered()  # a module the lane's builder never loaded changed
+    assert not engine_answered()  # and the lane built again
+
+
+@pytest.mark.parametrize(
+    ("folder", "lane"),
+    [("/proc", False), ("/dev", False), ("/proc/self/cwd", False), ("/", False), ("/tmp", True)],
+)
+def test_no_lane_for_a_workspace_whose_paths_the_kernel_names(folder: str, lane: bool) -> None:
+    """Red-team finding (round 30, second look): with ``/proc`` itself as the workspace, a
+    lane answered ``/proc/<pid>/cwd``, which the engine reads from the kernel (and asks, or
+    denies, when that process is gone)."""
+    from toolpolicy.hooks.lane_build import _real_folder
+
+    assert _real_folder(folder) is lane

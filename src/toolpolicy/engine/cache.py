@@ -9,8 +9,8 @@ compiled entry, so a warm call neither validates nor compiles, whatever the numb
 An entry is used only when its own checksum is intact, its key (format, toolpolicy version,
 package path, profile, policy and preset-table paths) is the one asked for, the sha256 of
 every file it was built from still matches, and the code that built it has not changed (the
-modification time and size of the core and compile modules and of every module its types
-come from: a development install keeps its version while its code changes); anything else — a
+modification time and size of every source file of the package: a development install keeps
+its version while its code changes); anything else — a
 stale, corrupt, truncated, unreadable or foreign entry — is ignored, the policy is built
 again, and the entry rewritten. The files themselves (framing, privacy, pruning) are
 :mod:`toolpolicy.engine.cache_files`.
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from types import MappingProxyType
@@ -46,6 +45,7 @@ from .cache_files import (
     entry_path,
     file_sha256,
     read_entry,
+    stamp_holds,
     write_entry,
 )
 from .selection import CompiledSources, PolicySources, compile_sources, gather_sources
@@ -62,7 +62,7 @@ except ImportError:  # pragma: no cover - an interpreter without the accelerator
 
 __all__ = ["KEEP_ENTRIES", "cache_dir", "compiled_from", "load_compiled", "load_sources"]
 
-_FORMAT = 2
+_FORMAT = 3
 _KEY_JSON = encoder(sort_keys=True, separators=(",", ":"))
 
 
@@ -147,7 +147,7 @@ def _read(entry: str, key: Mapping[str, Any]) -> tuple[Any, list[tuple[str, str]
         return None
     try:
         found_key, files, code, value = _ValuesOnly(body).load()
-        if found_key != key or code_stamp(name for name, *_ in code) != code:
+        if found_key != key or not stamp_holds(code):
             return None
         for path, sha in files:
             if file_sha256(path) != sha:
@@ -173,18 +173,11 @@ def _write(
     buffer = io.BytesIO()
     try:
         _pickler(pickle.Pickler)(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-        reader = _ValuesOnly(buffer.getvalue())
-        reader.load()  # what a warm call will read, and the modules it names
+        _ValuesOnly(buffer.getvalue()).load()  # what a warm call will read
     except (pickle.PicklingError, UnpicklingError, TypeError, AttributeError):
         return files  # a value this format cannot hold is rebuilt on every call instead
-    # The code the value was built by and is read with: the modules it names, the core and
-    # compile layers. A development install keeps its version while this code changes.
-    built_by = reader.modules | {
-        name for name in sys.modules if name.startswith(("toolpolicy.core.", "toolpolicy.compile."))
-    }
     body = pickle.dumps(
-        (dict(key), files, code_stamp(sorted(built_by)), buffer.getvalue()),
-        protocol=pickle.HIGHEST_PROTOCOL,
+        (dict(key), files, code_stamp(), buffer.getvalue()), protocol=pickle.HIGHEST_PROTOCOL
     )
     write_entry(entry, body)
     return files
@@ -215,17 +208,14 @@ _REBUILDERS: Mapping[tuple[str, str], object] = {
 
 
 class _ValuesOnly(Unpickler):
-    """Resolves toolpolicy's value types and this module's rebuilders, nothing else; records
-    the modules they come from."""
+    """Resolves toolpolicy's value types and this module's rebuilders, nothing else."""
 
     def __init__(self, data: bytes) -> None:
         super().__init__(io.BytesIO(data))
-        self.modules: set[str] = set()
 
     def find_class(self, module: str, name: str) -> Any:
         rebuilder = _REBUILDERS.get((module, name))
         if rebuilder is not None:
-            self.modules.add(module)
             return rebuilder
         if module.startswith("toolpolicy.") and "." not in name:
             found = getattr(__import__(module, fromlist=[name]), name, None)
@@ -234,6 +224,5 @@ class _ValuesOnly(Unpickler):
                 and (issubclass(found, (tuple, Enum)) or found is CapabilitySet)
                 and not issubclass(found, BaseException)
             ):
-                self.modules.add(module)
                 return found
         raise UnpicklingError(f"{module}.{name} is not a toolpolicy value type")

@@ -5,8 +5,8 @@ Two kinds of file share the cache folder: the compiled selections (``.entry``,
 :mod:`toolpolicy.hooks.answer_lane`). Both are framed the same way — a magic line, the
 sha256 of the body, the body — and read only from a folder and a file owned by the current
 user and writable by no one else (the folder is created ``0700``). Both say what they were
-built from: the sha256 of each source file and the modification time and size of the code
-that built them (:func:`code_stamp`), checked on every read.
+built from: the sha256 of each source file and the modification time and size of every
+source file of the package (:func:`code_stamp`), checked on every read.
 
 Standard library only, and nothing that imports slowly: the hook's answer lane reads here on
 every tool call.
@@ -31,6 +31,7 @@ __all__ = [
     "entry_path",
     "file_sha256",
     "read_entry",
+    "stamp_holds",
     "write_entry",
 ]
 
@@ -77,23 +78,34 @@ def file_sha256(path: str) -> str | None:
         return None
 
 
-def code_stamp(modules: Iterable[str]) -> list[tuple[str, int, int]]:
-    """Each module's name, and its source file's modification time and size (``-1``, ``-1``
-    for a module without one, which then never matches)."""
+def code_stamp() -> list[tuple[str, int, int]]:
+    """Every source file of the installed package, with its modification time and size: the
+    code that built an entry, and that reads it (a development install keeps its version
+    while its code changes; any module may change what an entry holds or means)."""
+    found = []
+    for folder, folders, names in os.walk(PACKAGE):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        found += [os.path.join(folder, name) for name in sorted(names) if name.endswith(".py")]
+    return _stamped(found)
+
+
+def stamp_holds(stamp: Iterable[tuple[str, int, int]]) -> bool:
+    """Whether every file of ``stamp`` (:func:`code_stamp`) still has its time and size."""
+    stamp = list(stamp)
+    return _stamped([path for path, *_ in stamp]) == stamp
+
+
+def _stamped(paths: Iterable[str]) -> list[tuple[str, int, int]]:
+    """Each file's path, modification time and size (``-1``, ``-1`` for one that is gone,
+    which then never matches)."""
     stamp = []
-    for name in modules:
-        # ``toolpolicy.a.b`` -> ``<package>/a/b``: string work, not ``os.path.join`` (a warm
-        # call stamps every module that built what it reads)
-        base = PACKAGE + os.sep + name.partition(".")[2].replace(".", os.sep)
-        for path in (base + ".py", base + os.sep + "__init__.py"):
-            try:
-                info = os.stat(path)
-            except OSError:
-                continue
-            stamp.append((name, info.st_mtime_ns, info.st_size))
-            break
-        else:
-            stamp.append((name, -1, -1))
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            stamp.append((path, -1, -1))
+            continue
+        stamp.append((path, info.st_mtime_ns, info.st_size))
     return stamp
 
 

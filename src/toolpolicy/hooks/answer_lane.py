@@ -20,8 +20,8 @@ A lane answers an event only when all of this holds, else the engine answers it:
   the agents' project-folder variables, the event's name, ``cwd``, tool, permission mode and
   every ``tool_input`` field but its text values — is what the lane was built for (its key);
 * the lane's file is intact and private (``engine.cache_files``), every policy file it was
-  built from has the same sha256 and the same real path, and every module of the code that
-  built it the same modification time and size;
+  built from has the same sha256 and the same real path, and every source file of the
+  package the same modification time and size;
 * the path (absolute, or relative to the folder the adapter reads it from) is below the
   lane's workspace (whose path is real), its rest plain text
   (``engine.plain_text``) within the length the tool allows, with no segment that is a key of
@@ -48,7 +48,15 @@ from .._version import __version__
 from ..core.json_text import encoder, loads, string_literal
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..engine.audit import arguments_sha256, utc_now
-from ..engine.cache_files import PACKAGE, cache_dir, code_stamp, entry_path, file_sha256, read_entry
+from ..engine.cache_files import (
+    PACKAGE,
+    cache_dir,
+    code_stamp,
+    entry_path,
+    file_sha256,
+    read_entry,
+    stamp_holds,
+)
 from ..engine.plain_text import plain_text
 from .audit_file import append_line
 from .hook_error import MAX_EVENT_BYTES
@@ -138,12 +146,12 @@ def lane_path(key: bytes) -> str:
     return entry_path(cache_dir(), key, "lane")
 
 
-def lane_file(key: bytes, files: list[tuple[str, str]], modules: list[str], lane: Lane) -> bytes:
+def lane_file(key: bytes, files: list[tuple[str, str]], lane: Lane) -> bytes:
     """The body of a lane's file: its key, what it was built from (each policy file with its
     sha256 and its real path: the protected set holds a policy file's folder as it really
     is), what it answers."""
     sources = [(path, sha, os.path.realpath(path)) for path, sha in files]
-    return marshal.dumps((key, sources, code_stamp(modules), tuple(lane)))
+    return marshal.dumps((key, sources, code_stamp(), tuple(lane)))
 
 
 def answer(args: HookArgs, raw: bytes) -> str | None:
@@ -236,7 +244,7 @@ def _lane(key: bytes) -> Lane | None:
         return None
     try:
         found_key, files, code, lane = marshal.loads(body)
-        if found_key != key or code_stamp(name for name, *_ in code) != code:
+        if found_key != key or not stamp_holds(code):
             return None
         if any(
             file_sha256(path) != sha or os.path.realpath(path) != real for path, sha, real in files

@@ -9,14 +9,13 @@ writes and edits carry empty contents, so only the path tells calls apart), the 
 the agent names it is its own real path, and the engine's answer — what the agent reads and the
 audit line but its per-call fields — is the same for the event's own path and for two
 representative plain paths of the workspace. The lane then holds that answer, the policy files'
-sha256 and the stamp of every toolpolicy module loaded.
+sha256 and the stamp of every source file of the package.
 A ``PostToolUse`` event's lane (:func:`remember_executed`) holds its audit line alone.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from types import MappingProxyType
 
 from ..compile.index import PathKeys
@@ -32,7 +31,7 @@ from .answer_lane import SLOTS, Lane, answers_path, lane_file, lane_key, lane_pa
 from .event_json import load_event
 from .hook_args import HookArgs
 
-__all__ = ["remember"]
+__all__ = ["remember", "remember_executed"]
 
 _ANSWERED = (EventKind.PRE_TOOL_USE, EventKind.PERMISSION_REQUEST)
 _OPEN = {slot: f"\x00{slot}\x00" for slot in SLOTS}
@@ -86,7 +85,7 @@ def remember(
         return
     pieces, slots = cut
     lane = draft._replace(text=text, pieces=pieces, slots=slots)
-    write_entry(lane_path(key), lane_file(key, files, _modules(), lane))
+    write_entry(lane_path(key), lane_file(key, files, lane))
 
 
 def remember_executed(args: HookArgs, raw: bytes, event: AgentEvent, record: AuditRecord) -> None:
@@ -99,12 +98,7 @@ def remember_executed(args: HookArgs, raw: bytes, event: AgentEvent, record: Aud
         return
     nothing: frozenset[str] = frozenset()
     lane = Lane("", "", event.cwd, 0, nothing, nothing, nothing, "", *cut)
-    write_entry(lane_path(key), lane_file(key, [], _modules(), lane))
-
-
-def _modules() -> list[str]:
-    """Every toolpolicy module loaded: the code that built a lane."""
-    return sorted(name for name in sys.modules if name.startswith("toolpolicy."))
+    write_entry(lane_path(key), lane_file(key, [], lane))
 
 
 def _shape(policy: ToolPolicy, tool: str) -> tuple[PlainShape, frozenset[str]] | None:
@@ -123,11 +117,12 @@ def _shape(policy: ToolPolicy, tool: str) -> tuple[PlainShape, frozenset[str]] |
 
 
 def _real_folder(workspace: str) -> bool:
-    """A workspace whose path is its own real, normalized path (and not ``/``, nor below
-    ``/proc`` or ``/dev``, whose paths the agent's adapter rewrites)."""
+    """A workspace whose path is its own real, normalized path (and not ``/``, nor ``/proc``
+    or ``/dev`` or below them: the agent's adapter rewrites such paths, and reads what they
+    name from the kernel)."""
     return (
         workspace != "/"
-        and not workspace.startswith(("/proc/", "/dev/"))
+        and not f"{workspace}/".startswith(("/proc/", "/dev/"))
         and os.path.normpath(workspace) == workspace == os.path.realpath(workspace)
     )
 
