@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+import toolpolicy
+from toolpolicy.language.resources import data_dir
 from toolpolicy.tools import beneath
 
 
@@ -17,3 +21,18 @@ def resolution(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
         pytest.skip("this kernel has no openat2")
     monkeypatch.setattr(beneath, "OPENAT2_AVAILABLE", request.param == "openat2")
     yield request.param
+
+
+@pytest.fixture
+def package_copy(tmp_path: Path) -> Path:
+    """A copy of the installed package, as a wheel lays it out, in a folder to put on
+    ``PYTHONPATH``: for tests that change toolpolicy's own code or version."""
+    copy = tmp_path / "site"
+    shutil.copytree(
+        Path(toolpolicy.__file__).parent,
+        copy / "toolpolicy",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    for name in ("policy", "profiles"):  # as a wheel ships them
+        shutil.copytree(data_dir(name), copy / "toolpolicy" / "_data" / name)
+    return copy

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,6 @@ import toolpolicy
 from toolpolicy.engine.builtin import builtin_profile
 from toolpolicy.engine.cache import KEEP_ENTRIES, load_compiled, load_sources
 from toolpolicy.engine.selection import CompiledSources, assemble
-from toolpolicy.language.resources import data_dir
 
 POLICY = """\
 apiVersion: toolpolicy/v1
@@ -171,16 +169,9 @@ def test_the_knobs_and_the_workspace_are_applied_per_call(setup: Setup, tmp_path
     assert setup.entries() == entries
 
 
-def test_another_version_or_package_path_misses_the_cache(setup: Setup, tmp_path: Path) -> None:
+def test_another_version_or_package_path_misses_the_cache(setup: Setup, package_copy: Path) -> None:
     """A copy of the package at another path, then the copy with another version."""
-    copy = tmp_path / "site"
-    shutil.copytree(
-        Path(toolpolicy.__file__).parent,
-        copy / "toolpolicy",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    for name in ("policy", "profiles"):  # as a wheel ships them
-        shutil.copytree(data_dir(name), copy / "toolpolicy" / "_data" / name)
+    copy = package_copy
     code = (
         "import sys; from toolpolicy.engine.cache import load_compiled;"
         f"load_compiled('P03', [{str(setup.policy)!r}], directory={str(setup.cache)!r})"

@@ -592,27 +592,15 @@ def test_a_hook_whose_folder_is_gone_is_answered_by_the_engine(
 
 
 def test_a_change_to_any_module_of_the_package_retires_its_lanes(
-    hook: Hook, tmp_path: Path
+    hook: Hook, tmp_path: Path, package_copy: Path
 ) -> None:
     """Red-team finding (round 30, second look): a lane stamped only the modules its building
     process had loaded, so a change to one it had not (the policy language's validation, the
     shell reader) left it answering. A lane (and a compiled entry) now stamps every source
     file of the package."""
-    import shutil
-
-    import toolpolicy
-    from toolpolicy.language.resources import data_dir
-
     from .conftest import modules_after_command
 
-    copy = tmp_path / "site"
-    shutil.copytree(
-        Path(toolpolicy.__file__).parent,
-        copy / "toolpolicy",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    for name in ("policy", "profiles"):  # as a wheel ships them
-        shutil.copytree(data_dir(name), copy / "toolpolicy" / "_data" / name)
+    copy = package_copy
     hook.cache = tmp_path / "own-cache"
     (hook.ws / "src").mkdir()
     event = json.dumps(hook.event("Read", {"file_path": f"{hook.ws}/src/a.py"}))
