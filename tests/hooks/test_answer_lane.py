@@ -620,6 +620,11 @@ def test_a_change_to_any_module_of_the_package_retires_its_lanes(
         source.write("# changed\n")
     assert engine_answered()  # a module the lane's builder never loaded changed
     assert not engine_answered()  # and the lane built again
+    # Third look: a file added to the built-in profiles' folder (a later file of the same
+    # profile name wins there) is an input too.
+    profiles = copy / "toolpolicy" / "_data" / "profiles"
+    (profiles / "p99.yaml").write_text((profiles / "p03.yaml").read_text())
+    assert engine_answered()
 
 
 @pytest.mark.parametrize(
@@ -633,3 +638,31 @@ def test_no_lane_for_a_workspace_whose_paths_the_kernel_names(folder: str, lane:
     from toolpolicy.hooks.lane_build import _real_folder
 
     assert _real_folder(folder) is lane
+
+
+def test_inputs_that_change_while_the_engine_answers_get_no_lane(setup: Setup) -> None:
+    """Red-team finding (round 30, third look): a lane took the policy files' real paths and
+    the code's stamp when it was written, after the engine answered; a policy link retargeted
+    meanwhile made a lane of an answer given under the old protected set. The inputs are
+    taken before the answer now, and a lane is written only if they still hold."""
+    from toolpolicy.hooks.answer_lane import lane_inputs
+    from toolpolicy.hooks.lane_build import _write
+
+    target = setup.ws.parent / "team-copy.yaml"
+    target.write_text(setup.policy.read_text())
+    link = setup.ws.parent / "team-link.yaml"
+    link.symlink_to(setup.policy)
+    lane = Lane("file_path", str(setup.ws), str(setup.ws), 9, frozenset(), frozenset(),
+                frozenset(), "", ("{}",), ())  # fmt: skip
+    try:
+        before = lane_inputs([(str(link), "0" * 64)])
+        key = b"inputs-test"
+        _write(key, before, lane)
+        assert read_entry(lane_path(key)) is not None  # unchanged: written
+        os.unlink(lane_path(key))
+        link.unlink()
+        link.symlink_to(target)  # retargeted while the engine answered
+        _write(key, before, lane)
+        assert read_entry(lane_path(key)) is None
+    finally:
+        link.unlink()

@@ -5,8 +5,8 @@ Two kinds of file share the cache folder: the compiled selections (``.entry``,
 :mod:`toolpolicy.hooks.answer_lane`). Both are framed the same way — a magic line, the
 sha256 of the body, the body — and read only from a folder and a file owned by the current
 user and writable by no one else (the folder is created ``0700``). Both say what they were
-built from: the sha256 of each source file and the modification time and size of every
-source file of the package (:func:`code_stamp`), checked on every read.
+built from: the sha256 of each policy file and the modification time and size of every file
+and folder of the package and its shipped data (:func:`code_stamp`), checked on every read.
 
 Standard library only, and nothing that imports slowly: the hook's answer lane reads here on
 every tool call.
@@ -37,6 +37,10 @@ __all__ = [
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The installed package: another install ships its own built-in files."""
+_SOURCE_TREE = os.path.dirname(os.path.dirname(os.path.realpath(PACKAGE)))
+_SHIPPED = ("policy", "profiles")
+"""The folders of shipped data an editable install reads from the source tree
+(``language.resources.data_dir``; a wheel carries them in the package's ``_data``)."""
 _MAGIC = b"toolpolicy-cache\n"
 _DIGEST = 32
 _SUFFIXES = ("entry", "lane")
@@ -79,13 +83,20 @@ def file_sha256(path: str) -> str | None:
 
 
 def code_stamp() -> list[tuple[str, int, int]]:
-    """Every source file of the installed package, with its modification time and size: the
-    code that built an entry, and that reads it (a development install keeps its version
-    while its code changes; any module may change what an entry holds or means)."""
+    """Every file and folder of the installed package and of its shipped data, with its
+    modification time and size: the code and the built-in profiles, layers and presets that
+    built an entry, and that read it. A development install keeps its version while these
+    change; any of them may change what an entry holds or means, and a file added to a folder
+    (another built-in profile, a ``_data`` folder that takes over from the source tree's)
+    changes the folder's time."""
     found = []
-    for folder, folders, names in os.walk(PACKAGE):
-        folders[:] = sorted(f for f in folders if f != "__pycache__")
-        found += [os.path.join(folder, name) for name in sorted(names) if name.endswith(".py")]
+    for top in (PACKAGE, *(os.path.join(_SOURCE_TREE, name) for name in _SHIPPED)):
+        if not os.path.isdir(top):
+            continue
+        for folder, folders, names in os.walk(top):
+            folders[:] = sorted(f for f in folders if f != "__pycache__")
+            found.append(folder)
+            found += [os.path.join(folder, name) for name in sorted(names)]
     return _stamped(found)
 
 

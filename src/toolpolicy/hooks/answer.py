@@ -19,7 +19,7 @@ from ..engine.audit_record import decision_record, executed_record
 from ..engine.cache import compiled_from
 from ..engine.selection import CompiledSources, ToolPolicy, assemble
 from .adapter import AgentAdapter, AgentEvent, Answer, EventKind, Kind
-from .answer_lane import LANE_AGENTS
+from .answer_lane import LANE_AGENTS, lane_inputs
 from .audit_file import append_line
 from .decide import decide_call
 from .hook_args import HookArgs
@@ -37,23 +37,29 @@ def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     if event.kind is EventKind.OTHER:
         return ""
     if event.kind is EventKind.POST_TOOL_USE:
+        before = lane_inputs([]) if laneable(args, event) else None
         record = _executed(adapter, event, args)
         append_line(args.audit, record_json(record))
-        if laneable(args, event):
+        if before is not None:
             from .lane_build import remember_executed
 
-            _building(lambda: remember_executed(args, raw, event, record))
+            taken = before  # narrowed for the closure
+            _building(lambda: remember_executed(args, raw, event, record, taken))
         return ""
     compiled, files = compiled_from(args.profile, args.policies, args.presets)
     if event.kind is EventKind.SESSION_START:
         return ""  # the cache is warm: the first tool call pays no compile
+    laned = files is not None and adapter.entry(event.tool_name).kind in LANED
+    # What the answer is built from, taken before it is: a lane holds these, not what they
+    # became while the engine answered (a policy link retargeted, a module saved meanwhile).
+    before = lane_inputs(files) if files is not None and laned and laneable(args, event) else None
     policy = policy_for(adapter, args, event, compiled)
     text, record = render_answer(adapter, args, event, policy)
     append_line(args.audit, record_json(record))
-    if files is not None and adapter.entry(event.tool_name).kind in LANED and laneable(args, event):
+    if before is not None:
         from .lane_build import remember
 
-        _building(lambda: remember(adapter, args, raw, event, policy, files))
+        _building(lambda: remember(adapter, args, raw, event, policy, before))
     return text
 
 

@@ -20,8 +20,9 @@ A lane answers an event only when all of this holds, else the engine answers it:
   the agents' project-folder variables, the event's name, ``cwd``, tool, permission mode and
   every ``tool_input`` field but its text values — is what the lane was built for (its key);
 * the lane's file is intact and private (``engine.cache_files``), every policy file it was
-  built from has the same sha256 and the same real path, and every source file of the
-  package the same modification time and size;
+  built from has the same sha256 and the same real path, and every file and folder of the
+  package and of its shipped data the same modification time (and size) as when the engine
+  answered;
 * the path (absolute, or relative to the folder the adapter reads it from) is below the
   lane's workspace (whose path is real), its rest plain text
   (``engine.plain_text``) within the length the tool allows, with no segment that is a key of
@@ -66,7 +67,17 @@ if TYPE_CHECKING:
 
     from .hook_args import HookArgs
 
-__all__ = ["LANE_AGENTS", "SLOTS", "Lane", "answer", "lane_file", "lane_key", "lane_path"]
+__all__ = [
+    "LANE_AGENTS",
+    "SLOTS",
+    "Inputs",
+    "Lane",
+    "answer",
+    "lane_file",
+    "lane_inputs",
+    "lane_key",
+    "lane_path",
+]
 
 LANE_AGENTS = frozenset({"claude-code", "gemini"})
 """The agents whose events the lane reads as their adapter does: ``event_json.tool_event``
@@ -146,12 +157,23 @@ def lane_path(key: bytes) -> str:
     return entry_path(cache_dir(), key, "lane")
 
 
-def lane_file(key: bytes, files: list[tuple[str, str]], lane: Lane) -> bytes:
-    """The body of a lane's file: its key, what it was built from (each policy file with its
-    sha256 and its real path: the protected set holds a policy file's folder as it really
-    is), what it answers."""
-    sources = [(path, sha, os.path.realpath(path)) for path, sha in files]
-    return marshal.dumps((key, sources, code_stamp(), tuple(lane)))
+Inputs = tuple[list[tuple[str, str, str]], list[tuple[str, int, int]]]
+"""What an answer was built from besides its key: each policy file with its sha256 and its
+real path (the protected set holds a policy file's folder as it really is), and the stamp of
+the package's code and data (``engine.cache_files.code_stamp``)."""
+
+
+def lane_inputs(files: list[tuple[str, str]]) -> Inputs:
+    """The inputs of an answer about to be built from the policy ``files`` (path, sha256):
+    taken before the engine answers, and again before its lane is written (a lane is written
+    only when the two agree)."""
+    return [(path, sha, os.path.realpath(path)) for path, sha in files], code_stamp()
+
+
+def lane_file(key: bytes, inputs: Inputs, lane: Lane) -> bytes:
+    """The body of a lane's file: its key, what it was built from, what it answers."""
+    sources, stamp = inputs
+    return marshal.dumps((key, sources, stamp, tuple(lane)))
 
 
 def answer(args: HookArgs, raw: bytes) -> str | None:

@@ -27,7 +27,16 @@ from ..engine.plain_lane import PlainShape, plain_shape
 from ..engine.selection import ToolPolicy
 from .adapter import AgentAdapter, AgentEvent, EventKind
 from .answer import LANED, render_answer
-from .answer_lane import SLOTS, Lane, answers_path, lane_file, lane_key, lane_path
+from .answer_lane import (
+    SLOTS,
+    Inputs,
+    Lane,
+    answers_path,
+    lane_file,
+    lane_inputs,
+    lane_key,
+    lane_path,
+)
 from .event_json import load_event
 from .hook_args import HookArgs
 
@@ -44,10 +53,10 @@ def remember(
     raw: bytes,
     event: AgentEvent,
     policy: ToolPolicy,
-    files: list[tuple[str, str]],
+    before: Inputs,
 ) -> None:
     """Write the lane that answers events like ``event`` (``raw``), when one may (see the
-    module docstring); ``files``: the policy files and their sha256."""
+    module docstring); ``before``: the inputs of the answer, taken before it was given."""
     if event.kind not in _ANSWERED:
         return
     entry = adapter.entry(event.tool_name)
@@ -85,20 +94,29 @@ def remember(
         return
     pieces, slots = cut
     lane = draft._replace(text=text, pieces=pieces, slots=slots)
-    write_entry(lane_path(key), lane_file(key, files, lane))
+    _write(key, before, lane)
 
 
-def remember_executed(args: HookArgs, raw: bytes, event: AgentEvent, record: AuditRecord) -> None:
+def remember_executed(
+    args: HookArgs, raw: bytes, event: AgentEvent, record: AuditRecord, before: Inputs
+) -> None:
     """Write the lane that records ``PostToolUse`` events like ``event`` (``raw``) as
     ``record`` did: its fields come from the event's key alone (the agent, its tool, the
-    event's name and mode), but for the open ones."""
+    event's name and mode), but for the open ones; ``before`` as for :func:`remember`."""
     key = lane_key(args, load_event(raw))
     cut = _open_line(record)
     if key is None or cut is None or os.path.normpath(event.cwd) != event.cwd:
         return
     nothing: frozenset[str] = frozenset()
     lane = Lane("", "", event.cwd, 0, nothing, nothing, nothing, "", *cut)
-    write_entry(lane_path(key), lane_file(key, [], lane))
+    _write(key, before, lane)
+
+
+def _write(key: bytes, before: Inputs, lane: Lane) -> None:
+    """Write ``lane`` under ``key`` with the inputs taken ``before`` its answer, unless they
+    changed while it was given (then no lane: the next call asks the engine again)."""
+    if lane_inputs([(path, sha) for path, sha, _ in before[0]]) == before:
+        write_entry(lane_path(key), lane_file(key, before, lane))
 
 
 def _shape(policy: ToolPolicy, tool: str) -> tuple[PlainShape, frozenset[str]] | None:
