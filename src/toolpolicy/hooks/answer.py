@@ -17,14 +17,15 @@ from ..core.vocabulary import Behavior
 from ..engine.audit import record_json
 from ..engine.audit_record import decision_record, executed_record
 from ..engine.cache import compiled_from
-from ..engine.selection import CompiledSources, ToolPolicy, assemble
+from ..engine.selection import ToolPolicy, assemble
 from .adapter import AgentAdapter, AgentEvent, Answer, EventKind, Kind
-from .answer_lane import LANE_AGENTS, lane_inputs
+from .answer_lane import Inputs, lane_inputs, lane_key
 from .audit_file import append_line
 from .decide import decide_call
+from .event_json import load_event
 from .hook_args import HookArgs
 
-__all__ = ["LANED", "full_answer", "laneable", "policy_for", "render_answer"]
+__all__ = ["LANED", "full_answer", "render_answer"]
 
 LANED = (Kind.READ, Kind.WRITE, Kind.EDIT)
 """The kinds of call whose answer may become a lane: one file, named by one path field
@@ -37,29 +38,35 @@ def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     if event.kind is EventKind.OTHER:
         return ""
     if event.kind is EventKind.POST_TOOL_USE:
-        before = lane_inputs([]) if laneable(args, event) else None
+        started = _lane_start(args, event, raw, [])
         record = _executed(adapter, event, args)
         append_line(args.audit, record_json(record))
-        if before is not None:
+        if started is not None:
             from .lane_build import remember_executed
 
-            taken = before  # narrowed for the closure
-            _building(lambda: remember_executed(args, raw, event, record, taken))
+            key, before = started
+            _building(lambda: remember_executed(key, event, record, before))
         return ""
     compiled, files = compiled_from(args.profile, args.policies, args.presets)
     if event.kind is EventKind.SESSION_START:
         return ""  # the cache is warm: the first tool call pays no compile
     laned = files is not None and adapter.entry(event.tool_name).kind in LANED
-    # What the answer is built from, taken before it is: a lane holds these, not what they
-    # became while the engine answered (a policy link retargeted, a module saved meanwhile).
-    before = lane_inputs(files) if files is not None and laned and laneable(args, event) else None
-    policy = policy_for(adapter, args, event, compiled)
+    started = _lane_start(args, event, raw, files) if laned and files is not None else None
+    policy = assemble(
+        compiled,
+        preset=args.preset,
+        sandbox=args.sandbox,
+        approval=args.approval,
+        workspace=adapter.workspace(event, args.workspace),
+        enforce_boundary=True,
+    )
     text, record = render_answer(adapter, args, event, policy)
     append_line(args.audit, record_json(record))
-    if before is not None:
+    if started is not None:
         from .lane_build import remember
 
-        _building(lambda: remember(adapter, args, raw, event, policy, before))
+        key, before = started
+        _building(lambda: remember(key, adapter, args, event, policy, before))
     return text
 
 
@@ -72,31 +79,19 @@ def _building(build: Callable[[], None]) -> None:
         pass  # nothing to report: the engine answers the next call too
 
 
-def laneable(args: HookArgs, event: AgentEvent) -> bool:
-    """Whether an answer lane may be built for ``event`` at all (checked before the builder
-    loads): an agent whose events a lane reads, no recorded arguments, and a ``tool_input`` of
-    text, numbers and truth values only (a list, as ``MultiEdit``'s ``edits``, names more
-    files, and would make every event's key its own)."""
-    return (
-        args.agent in LANE_AGENTS
-        and not args.audit_arguments
-        and not any(isinstance(v, (list, dict)) for v in event.tool_input.values())
-    )
-
-
-def policy_for(
-    adapter: AgentAdapter, args: HookArgs, event: AgentEvent, compiled: CompiledSources
-) -> ToolPolicy:
-    """The selection the hook decides ``event`` under: the compiled policy, the knobs the
-    flags set, the agent's workspace, the physical boundary."""
-    return assemble(
-        compiled,
-        preset=args.preset,
-        sandbox=args.sandbox,
-        approval=args.approval,
-        workspace=adapter.workspace(event, args.workspace),
-        enforce_boundary=True,
-    )
+def _lane_start(
+    args: HookArgs, event: AgentEvent, raw: bytes, files: list[tuple[str, str]]
+) -> tuple[bytes, Inputs] | None:
+    """The key of the lane ``event`` (``raw``) may get (``answer_lane.lane_key``) and the
+    inputs of its answer, built from the policy ``files``; ``None`` when no lane may be built
+    (a ``tool_input`` holding a list, as ``MultiEdit``'s ``edits``, names more files, and
+    would make every event's key its own). Taken before the answer is given: a lane holds
+    these, not what they became while the engine answered (a policy link retargeted, a
+    module saved meanwhile)."""
+    if any(isinstance(v, (list, dict)) for v in event.tool_input.values()):
+        return None
+    key = lane_key(args, load_event(raw))
+    return None if key is None else (key, lane_inputs(files))
 
 
 def render_answer(

@@ -143,7 +143,7 @@ def lane_key(args: HookArgs, event: dict[str, Any]) -> bytes | None:
         [args.agent, args.preset, args.sandbox, args.approval, args.workspace],
         # A name resolves to a file of that name when one exists, else to a built-in (the
         # profile, a layer such as ``read-only-commands``): whether each exists is key too.
-        [[name, os.path.exists(name)] for name in (args.profile, *args.policies)],
+        [[given, os.path.exists(given)] for given in (args.profile, *args.policies)],
         [args.presets, args.explicit_allow],
         here,
         [os.environ.get(variable) for variable in _ENVIRONMENT],

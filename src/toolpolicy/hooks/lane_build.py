@@ -1,15 +1,13 @@
 """Building the hook's answer lane (``hooks.answer_lane``) after the engine answered a call of
 one file: a Read, a Write or an Edit (``answer.LANED``).
 
-A lane is written only when everything agrees: the event is one a lane may answer (its key),
-every ``tool_input`` value is text, a number or a truth value (a list, as ``MultiEdit``'s
-``edits``, names more files: ``answer.laneable``), its path is one the lane would answer for,
-the file tool has plain calls under the policy (``engine.plain_lane.plain_shape``; the hook's
-writes and edits carry empty contents, so only the path tells calls apart), the workspace as
-the agent names it is its own real path, and the engine's answer — what the agent reads and the
-audit line but its per-call fields — is the same for the event's own path and for two
-representative plain paths of the workspace. The lane then holds that answer, the policy files'
-sha256 and the stamp of every source file of the package.
+A lane is written only when everything agrees: the event is one a lane may answer (its key,
+given by ``hooks.answer``), its path is one the lane would answer for, the file tool has plain
+calls under the policy (``engine.plain_lane.plain_shape``; the hook's writes and edits carry
+empty contents, so only the path tells calls apart), the workspace as the agent names it is its
+own real path, and the engine's answer — what the agent reads and the audit line but its
+per-call fields — is the same for the event's own path and for two representative plain paths
+of the workspace. The lane then holds that answer and its inputs (``answer_lane.lane_inputs``).
 A ``PostToolUse`` event's lane (:func:`remember_executed`) holds its audit line alone.
 """
 
@@ -25,8 +23,8 @@ from ..engine.audit import record_json
 from ..engine.cache_files import write_entry
 from ..engine.plain_lane import PlainShape, plain_shape
 from ..engine.selection import ToolPolicy
-from .adapter import AgentAdapter, AgentEvent, EventKind
-from .answer import LANED, render_answer
+from .adapter import AgentAdapter, AgentEvent
+from .answer import render_answer
 from .answer_lane import (
     SLOTS,
     Inputs,
@@ -34,38 +32,32 @@ from .answer_lane import (
     answers_path,
     lane_file,
     lane_inputs,
-    lane_key,
     lane_path,
 )
-from .event_json import load_event
 from .hook_args import HookArgs
 
 __all__ = ["remember", "remember_executed"]
 
-_ANSWERED = (EventKind.PRE_TOOL_USE, EventKind.PERMISSION_REQUEST)
 _OPEN = {slot: f"\x00{slot}\x00" for slot in SLOTS}
 """What stands in each open field while the line is written (no record holds a NUL)."""
 
 
 def remember(
+    key: bytes,
     adapter: AgentAdapter,
     args: HookArgs,
-    raw: bytes,
     event: AgentEvent,
     policy: ToolPolicy,
     before: Inputs,
 ) -> None:
-    """Write the lane that answers events like ``event`` (``raw``), when one may (see the
+    """Write the lane ``key`` names, answering events like ``event``, when one may (see the
     module docstring); ``before``: the inputs of the answer, taken before it was given."""
-    if event.kind not in _ANSWERED:
-        return
     entry = adapter.entry(event.tool_name)
-    if entry.kind not in LANED or len(entry.paths) != 1 or entry.tool is None:
+    if len(entry.paths) != 1 or entry.tool is None:
         return
-    key = lane_key(args, load_event(raw))
     shapes = _shape(policy, entry.tool)
     workspace, cwd = policy.workspace, event.cwd
-    if key is None or shapes is None or not _real_folder(workspace):
+    if shapes is None or not _real_folder(workspace):
         return
     if adapter.workspace(event, args.workspace) != workspace:
         # The key holds the workspace as spelled (the flag, the variable, the cwd): only a
@@ -97,15 +89,12 @@ def remember(
     _write(key, before, lane)
 
 
-def remember_executed(
-    args: HookArgs, raw: bytes, event: AgentEvent, record: AuditRecord, before: Inputs
-) -> None:
-    """Write the lane that records ``PostToolUse`` events like ``event`` (``raw``) as
+def remember_executed(key: bytes, event: AgentEvent, record: AuditRecord, before: Inputs) -> None:
+    """Write the lane ``key`` names, recording ``PostToolUse`` events like ``event`` as
     ``record`` did: its fields come from the event's key alone (the agent, its tool, the
     event's name and mode), but for the open ones; ``before`` as for :func:`remember`."""
-    key = lane_key(args, load_event(raw))
     cut = _open_line(record)
-    if key is None or cut is None or os.path.normpath(event.cwd) != event.cwd:
+    if cut is None or os.path.normpath(event.cwd) != event.cwd:
         return
     nothing: frozenset[str] = frozenset()
     lane = Lane("", "", event.cwd, 0, nothing, nothing, nothing, "", *cut)
