@@ -28,7 +28,7 @@ from toolpolicy.core.vocabulary import Behavior
 from toolpolicy.engine import plain_lane
 from toolpolicy.engine.cache import load_sources
 from toolpolicy.engine.evaluate import DecisionEngine
-from toolpolicy.engine.plain_lane import NO_LANE, is_plain_text
+from toolpolicy.engine.plain_lane import NO_LANE, is_plain_text, rule_keys
 from toolpolicy.engine.selection import ToolPolicy, assemble, load
 from toolpolicy.tools.protected import GIT_REASON, ProtectedEntry, ProtectedSet
 from toolpolicy.tools.workspace import LexicalBoundary, normalized_path
@@ -505,8 +505,9 @@ def test_path_keys_are_none_when_a_path_rule_has_no_key(ws: Workspace) -> None:
         {"behavior": "deny", "tools": ["read_file"], "paths": ["secrets/**", "*.pem"]},
         {"behavior": "ask", "tools": ["write_file"], "paths": ["**/*"]},
     ]
-    index = _load(ws, rules, "outside", {}).compiled.rule_index
-    assert index.rules_for("read_file").path_keys() == PathKeys(
-        frozenset({"secrets"}), frozenset({"pem"})
+    engine = _load(ws, rules, "outside", {}).engine
+    assert rule_keys(engine, "read_file") == (
+        PathKeys(frozenset({"secrets"}), frozenset({"pem"})),
+        frozenset(),
     )
-    assert index.rules_for("write_file").path_keys() is None
+    assert rule_keys(engine, "write_file") == (None, frozenset())

@@ -311,12 +311,6 @@ class RuleView(NamedTuple):
             own.empty and shared.empty,
         )
 
-    def path_keys(self) -> PathKeys | None:
-        """The keys of the tool's path rules, its own and the shared ones; ``None`` when some
-        path rule is filed under no key (unkeyed, or absolute and home patterns, which read
-        the file's absolute spellings): then any path may meet one."""
-        return None if self.absolute_keys() else self.relative_keys()
-
     def relative_keys(self) -> PathKeys | None:
         """See ``ToolBucket.relative_keys``: the tool's own rules' and the shared rules'."""
         own, shared = self.own.relative_keys(), self.shared.relative_keys()

@@ -33,14 +33,25 @@ from collections.abc import Callable, Iterable, Mapping
 
 from ..compile.index import PathKeys
 from ..core.decision import Decision
-from ..core.lean_typing import NamedTuple
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import Effect
 from ..tools.protected import ProtectedSet
 from ..tools.registry import ToolDefinition
 from ..tools.workspace import MAX_PATH_BYTES
 from .plain_text import plain_text
 
-__all__ = ["NO_LANE", "Lane", "PlainShape", "is_plain_text", "plain_lane", "plain_shape"]
+if TYPE_CHECKING:
+    from .evaluate import DecisionEngine
+
+__all__ = [
+    "NO_LANE",
+    "Lane",
+    "PlainShape",
+    "is_plain_text",
+    "plain_lane",
+    "plain_shape",
+    "rule_keys",
+]
 
 # Reserved device names (see ``tools.workspace``) as the start of a segment: the name, then
 # a dot, the segment's end or the path's. Only segments starting with a, c, l, n or p are
@@ -134,6 +145,17 @@ class PlainShape(NamedTuple):
         """The ``n``-th plain path that holds no name: ``p0``, ``p1``, ..."""
         found = (p for i in itertools.count() if (p := f"p{i}") not in self.names)
         return next(itertools.islice(found, n, None))
+
+
+def rule_keys(engine: DecisionEngine, tool: str) -> tuple[PathKeys | None, frozenset[str]]:
+    """The keys of ``tool``'s workspace path rules under ``engine`` (``None``: some path rule
+    is filed under no key), and those of its absolute and home rules, which a file's
+    absolute spelling must hold as a segment for one to match; none at all where the engine
+    enforces no policy."""
+    if not engine.enforces_policy:
+        return PathKeys(frozenset(), frozenset()), frozenset()
+    view = engine.policy.rule_index.rules_for(tool)
+    return view.relative_keys(), view.absolute_keys()
 
 
 def plain_shape(

@@ -11,7 +11,6 @@ import gc
 import os
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..compile.index import PathKeys
 from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
 from ..compile.source import SourceDocument
 from ..core.decision import Decision
@@ -232,19 +231,15 @@ class ToolPolicy:
     def _plain_lane(self, tool: str) -> Lane:
         """Build and keep ``tool``'s lane (an unknown tool has none, and is not kept)."""
         # Imported here: the hook decides through the engine and never builds a lane.
-        from .plain_lane import NO_LANE, plain_lane
+        from .plain_lane import NO_LANE, plain_lane, rule_keys
 
         definition = self.tools.get(tool)
         if definition is None:
             return NO_LANE
-        engine = self.engine
-        keys = (
-            engine.policy.rule_index.rules_for(tool).path_keys()
-            if engine.enforces_policy
-            else PathKeys(frozenset(), frozenset())
-        )
+        relative, absolute = rule_keys(self.engine, tool)
+        keys = None if absolute else relative  # absolute rules read the absolute spelling
         lane = self._lanes[tool] = plain_lane(
-            definition, keys, engine.protected, lambda call: self._text_decision(tool, call)
+            definition, keys, self.engine.protected, lambda call: self._text_decision(tool, call)
         )
         return lane
 

@@ -16,12 +16,11 @@ from __future__ import annotations
 import os
 from types import MappingProxyType
 
-from ..compile.index import PathKeys
 from ..core.json_text import string_literal
 from ..core.records import AuditRecord
 from ..engine.audit import record_json
 from ..engine.cache_files import write_entry
-from ..engine.plain_lane import PlainShape, plain_shape
+from ..engine.plain_lane import PlainShape, plain_shape, rule_keys
 from ..engine.selection import ToolPolicy
 from .adapter import AgentAdapter, AgentEvent
 from .answer import render_answer
@@ -114,13 +113,9 @@ def _shape(policy: ToolPolicy, tool: str) -> tuple[PlainShape, frozenset[str]] |
     definition = policy.tools.get(tool)
     if definition is None:
         return None
-    engine = policy.engine
-    view = engine.policy.rule_index.rules_for(tool)
-    enforced = engine.enforces_policy
-    keys = view.relative_keys() if enforced else PathKeys(frozenset(), frozenset())
-    shape = plain_shape(definition, keys, engine.protected)
-    outside = frozenset(k.lower() for k in view.absolute_keys()) if enforced else frozenset()
-    return None if shape is None else (shape, outside)
+    relative, absolute = rule_keys(policy.engine, tool)
+    shape = plain_shape(definition, relative, policy.engine.protected)
+    return None if shape is None else (shape, frozenset(k.lower() for k in absolute))
 
 
 def _real_folder(workspace: str) -> bool:
