@@ -8,6 +8,7 @@ the runtime that asks responders, audits and runs the tools.
 from __future__ import annotations
 
 from ._version import __version__
+from .core.lazy_exports import exported
 from .core.lean_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -96,14 +97,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolpolicy' has no attribute {name!r}")
-    # ``__import__``, not ``importlib``: importing importlib (and warnings) costs the hook
-    value = getattr(__import__(module, fromlist=[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = exported(globals(), _EXPORTS)
 
 
 __all__ = [*sorted(_EXPORTS), "__version__"]

@@ -87,6 +87,24 @@ def modules_after_command(
     return done.returncode, frozenset(report.split()[1:])
 
 
+def claude_event(
+    project: Path, home: Path, tool: str, tool_input: Mapping[str, object], **extra: object
+) -> dict[str, Any]:
+    """A Claude Code ``PreToolUse`` event of ``tool`` in ``project`` (``extra`` overrides or
+    adds fields)."""
+    return {
+        "session_id": "sess-1",
+        "transcript_path": str(home / "t.jsonl"),
+        "cwd": str(project),
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": dict(tool_input),
+        "tool_use_id": "toolu_01",
+        **extra,
+    }
+
+
 class Hook:
     """A project, a home folder, an audit file and the hook command."""
 
@@ -111,20 +129,8 @@ class Hook:
         )
         return path
 
-    def event(
-        self, tool: str, tool_input: Mapping[str, object], **extra: object
-    ) -> dict[str, object]:
-        return {
-            "session_id": "sess-1",
-            "transcript_path": str(self.home / "t.jsonl"),
-            "cwd": str(self.ws),
-            "permission_mode": "default",
-            "hook_event_name": "PreToolUse",
-            "tool_name": tool,
-            "tool_input": dict(tool_input),
-            "tool_use_id": "toolu_01",
-            **extra,
-        }
+    def event(self, tool: str, tool_input: Mapping[str, object], **extra: object) -> dict[str, Any]:
+        return claude_event(self.ws, self.home, tool, tool_input, **extra)
 
     def run(
         self, stdin: str | bytes | Mapping[str, object], *flags: str

@@ -26,7 +26,7 @@ from toolpolicy.hooks.answer import full_answer
 from toolpolicy.hooks.answer_lane import Lane, answer, lane_key, lane_path
 from toolpolicy.hooks.hook_args import HookArgs, plain_hook_args
 
-from .conftest import Hook
+from .conftest import Hook, claude_event
 
 RULES = (
     "{name: no-secrets, behavior: deny, reason: Secrets stay private, "
@@ -85,17 +85,7 @@ class Setup:
         return found
 
     def event(self, path: str, tool: str = "Read", **extra: object) -> dict[str, Any]:
-        return {
-            "session_id": "sess-1",
-            "transcript_path": str(self.home / "t.jsonl"),
-            "cwd": str(self.ws),
-            "permission_mode": "default",
-            "hook_event_name": "PreToolUse",
-            "tool_name": tool,
-            "tool_input": {"file_path": path, **INPUTS[tool]},
-            "tool_use_id": "toolu_01",
-            **extra,
-        }
+        return claude_event(self.ws, self.home, tool, {"file_path": path, **INPUTS[tool]}, **extra)
 
     def records(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.audit.read_text().splitlines()]

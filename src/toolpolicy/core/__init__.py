@@ -7,6 +7,7 @@ vocabulary's enums.
 
 from __future__ import annotations
 
+from .lazy_exports import exported
 from .lean_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -30,34 +31,28 @@ if TYPE_CHECKING:
     from .vocabulary import SandboxMode as SandboxMode
 
 _EXPORTS = {
-    "ApprovalOutcome": "vocabulary",
-    "ApprovalPolicy": "vocabulary",
-    "AuditError": "errors",
-    "Behavior": "vocabulary",
-    "CallRejected": "errors",
-    "ConfigurationError": "errors",
-    "Decision": "decision",
-    "Effect": "vocabulary",
-    "PermissionContractError": "errors",
-    "PolicyLoadError": "errors",
-    "Problem": "errors",
-    "SandboxMode": "vocabulary",
-    "ToolPolicyError": "errors",
-    "ToolResult": "results",
-    "WorkspacePathError": "errors",
-    "is_tool_result": "results",
-    "tool_error": "results",
-    "tool_success": "results",
+    "ApprovalOutcome": "toolpolicy.core.vocabulary",
+    "ApprovalPolicy": "toolpolicy.core.vocabulary",
+    "AuditError": "toolpolicy.core.errors",
+    "Behavior": "toolpolicy.core.vocabulary",
+    "CallRejected": "toolpolicy.core.errors",
+    "ConfigurationError": "toolpolicy.core.errors",
+    "Decision": "toolpolicy.core.decision",
+    "Effect": "toolpolicy.core.vocabulary",
+    "PermissionContractError": "toolpolicy.core.errors",
+    "PolicyLoadError": "toolpolicy.core.errors",
+    "Problem": "toolpolicy.core.errors",
+    "SandboxMode": "toolpolicy.core.vocabulary",
+    "ToolPolicyError": "toolpolicy.core.errors",
+    "ToolResult": "toolpolicy.core.results",
+    "WorkspacePathError": "toolpolicy.core.errors",
+    "is_tool_result": "toolpolicy.core.results",
+    "tool_error": "toolpolicy.core.results",
+    "tool_success": "toolpolicy.core.results",
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolpolicy.core' has no attribute {name!r}")
-    value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = exported(globals(), _EXPORTS)
 
 
 __all__ = sorted(_EXPORTS)
