@@ -18,8 +18,9 @@ from ..engine.audit import record_json
 from ..engine.audit_record import decision_record, executed_record
 from ..engine.cache import compiled_from
 from ..engine.selection import ToolPolicy, assemble
+from ..tools.workspace import MAX_PATH_BYTES
 from .adapter import AgentAdapter, AgentEvent, Answer, EventKind, Kind
-from .answer_lane import Inputs, lane_inputs, lane_key
+from .answer_lane import Inputs, Lane, answers_path, lane_inputs, lane_key
 from .audit_file import append_line
 from .decide import decide_call
 from .event_json import load_event
@@ -50,7 +51,7 @@ def full_answer(adapter: AgentAdapter, args: HookArgs, raw: bytes) -> str:
     compiled, files = compiled_from(args.profile, args.policies, args.presets)
     if event.kind is EventKind.SESSION_START:
         return ""  # the cache is warm: the first tool call pays no compile
-    laned = files is not None and adapter.entry(event.tool_name).kind in LANED
+    laned = files is not None and _may_lane(adapter, args, event)
     started = _lane_start(args, event, raw, files) if laned and files is not None else None
     policy = assemble(
         compiled,
@@ -77,6 +78,23 @@ def _building(build: Callable[[], None]) -> None:
         build()
     except Exception:
         pass  # nothing to report: the engine answers the next call too
+
+
+def _may_lane(adapter: AgentAdapter, args: HookArgs, event: AgentEvent) -> bool:
+    """Whether a lane could answer ``event`` whatever the policy's rules (they only narrow
+    it): a call of one file whose path a lane without rule keys would answer. Checked before
+    a lane's inputs are taken, so that an event no lane can answer (a dot folder, a link, a
+    path outside) does not pay for them."""
+    entry = adapter.entry(event.tool_name)
+    if entry.kind not in LANED or len(entry.paths) != 1 or entry.tool is None:
+        return False
+    field, nothing = entry.paths[0], frozenset[str]()
+    path = event.tool_input.get(field)
+    workspace = adapter.workspace(event, args.workspace)
+    widest = Lane(
+        field, workspace, event.cwd, MAX_PATH_BYTES, nothing, nothing, nothing, "", (), ()
+    )
+    return isinstance(path, str) and answers_path(widest, path)
 
 
 def _lane_start(

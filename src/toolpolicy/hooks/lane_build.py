@@ -51,8 +51,8 @@ def remember(
 ) -> None:
     """Write the lane ``key`` names, answering events like ``event``, when one may (see the
     module docstring); ``before``: the inputs of the answer, taken before it was given."""
-    entry = adapter.entry(event.tool_name)
-    if len(entry.paths) != 1 or entry.tool is None:
+    entry = adapter.entry(event.tool_name)  # a call of one file (``answer._may_lane``)
+    if entry.tool is None:
         return
     shapes = _shape(policy, entry.tool)
     workspace, cwd = policy.workspace, event.cwd
