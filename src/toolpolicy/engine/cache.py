@@ -44,6 +44,7 @@ from .cache_files import (
     code_stamp,
     entry_path,
     file_sha256,
+    files_hold,
     read_entry,
     stamp_holds,
     write_entry,
@@ -147,11 +148,8 @@ def _read(entry: str, key: Mapping[str, Any]) -> tuple[Any, list[tuple[str, str]
         return None
     try:
         found_key, files, code, value = _ValuesOnly(body).load()
-        if found_key != key or not stamp_holds(code):
+        if found_key != key or not stamp_holds(code) or not files_hold(files):
             return None
-        for path, sha in files:
-            if file_sha256(path) != sha:
-                return None
         return _ValuesOnly(value).load(), files
     except Exception:
         # Truncated, corrupt, foreign or from another format: rebuilt.

@@ -30,6 +30,7 @@ __all__ = [
     "code_stamp",
     "entry_path",
     "file_sha256",
+    "files_hold",
     "read_entry",
     "stamp_holds",
     "write_entry",
@@ -80,6 +81,11 @@ def file_sha256(path: str) -> str | None:
             return sha256(handle.read()).hexdigest()
     except OSError:
         return None
+
+
+def files_hold(files: Iterable[tuple[str, str]]) -> bool:
+    """Whether every file of ``files`` (path, sha256) still has that sha256."""
+    return all(file_sha256(path) == sha for path, sha in files)
 
 
 def code_stamp() -> list[tuple[str, int, int]]:

@@ -54,7 +54,7 @@ from ..engine.cache_files import (
     cache_dir,
     code_stamp,
     entry_path,
-    file_sha256,
+    files_hold,
     read_entry,
     stamp_holds,
 )
@@ -268,9 +268,9 @@ def _lane(key: bytes) -> Lane | None:
         found_key, files, code, lane = marshal.loads(body)
         if found_key != key or not stamp_holds(code):
             return None
-        if any(
-            file_sha256(path) != sha or os.path.realpath(path) != real for path, sha, real in files
-        ):
+        if not files_hold((path, sha) for path, sha, _ in files):
+            return None
+        if any(os.path.realpath(path) != real for path, _, real in files):
             return None
         return Lane(*lane)
     except Exception:  # a body of another shape: the engine answers, and rewrites it
