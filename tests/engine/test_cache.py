@@ -2,9 +2,9 @@
 
 Issue 14: the hook loads the compiled policy from the cache instead of compiling it on every
 call. Each input an entry depends on (a policy file's content, the preset table, the profile,
-toolpolicy's version, the package's path) must miss it; what it does not depend on (the
-workspace, the knobs) must be applied per call; a corrupt, truncated or foreign entry is
-rebuilt, and nothing it names is ever run.
+toolpolicy's version, the package's path, the libraries that read a policy) must miss it;
+what it does not depend on (the workspace, the knobs) must be applied per call; a corrupt,
+truncated or foreign entry is rebuilt, and nothing it names is ever run.
 """
 
 from __future__ import annotations
@@ -340,3 +340,23 @@ def test_writing_an_entry_keeps_the_newest_entries_and_removes_only_its_own_left
     # The entry just written is read by the next call.
     entries = setup.entries()
     assert _lazy(setup.compiled()) and setup.entries() == entries
+
+
+def test_the_stamp_holds_the_install_of_every_library_that_reads_a_policy() -> None:
+    """PyYAML parses a policy file, pydantic and its compiled core validate it: another
+    version may read the same file otherwise, so their installs are inputs of an entry (the
+    hook's test shows an install retiring entries and lanes)."""
+    import pydantic
+    import pydantic_core
+    import yaml
+
+    from toolpolicy.engine.cache_files import code_stamp
+
+    stamped = {path for path, _, _ in code_stamp()}
+    for library in (yaml, pydantic, pydantic_core):
+        folder = os.path.dirname(library.__file__ or "")
+        assert {folder, os.path.dirname(folder), library.__file__} <= stamped
+        extensions = [n for n in os.listdir(folder) if n.endswith((".so", ".pyd"))]
+        assert {os.path.join(folder, n) for n in extensions} <= stamped
+    assert any(p.startswith(os.path.dirname(yaml.__file__ or "")) and p.endswith(".so")
+               for p in stamped)  # fmt: skip  # the C parser the loader prefers

@@ -12,6 +12,8 @@ import json
 import marshal
 import os
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -615,6 +617,60 @@ def test_a_change_to_any_module_of_the_package_retires_its_lanes(
     profiles = copy / "toolpolicy" / "_data" / "profiles"
     (profiles / "p99.yaml").write_text((profiles / "p03.yaml").read_text())
     assert engine_answered()
+
+
+def test_another_install_of_a_library_that_reads_policies_retires_lanes_and_entries(
+    hook: Hook, tmp_path: Path
+) -> None:
+    """Left open at stop 30, closed here: the libraries that read a policy file (PyYAML,
+    pydantic) were no input of a lane nor of a compiled entry, so after an upgrade that reads
+    the same file otherwise both kept answering with the old reading. An install of one (its
+    folder, or the folder that holds it, changed) now retires both: the next event is the
+    engine's, and it reads and compiles the policy again."""
+    import shutil
+
+    import yaml
+
+    from .conftest import modules_after_command
+
+    site = tmp_path / "site"  # a copy of PyYAML that takes over from the installed one
+    shutil.copytree(
+        Path(yaml.__file__).parent, site / "yaml", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    hook.cache = tmp_path / "own-cache"
+    (hook.ws / "src").mkdir()
+    event = json.dumps(hook.event("Read", {"file_path": f"{hook.ws}/src/a.py"}))
+    args = ["hook", "claude-code", "--audit", str(hook.audit)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
+    env.update(TOOLPOLICY_CACHE_DIR=str(hook.cache), CLAUDE_PROJECT_DIR=str(hook.ws))
+    env.update(HOME=str(hook.home), PYTHONPATH=str(site), PYTHONDONTWRITEBYTECODE="1")
+
+    taken = subprocess.run(
+        [sys.executable, "-c", "import yaml; print(yaml.__file__)"],
+        capture_output=True, text=True, env=env, cwd=hook.ws, timeout=60, check=True,
+    )  # fmt: skip
+    assert taken.stdout.strip() == str(site / "yaml" / "__init__.py")
+
+    def answered() -> str:
+        """Who answered: the lane, the engine from its compiled entry, or the engine after
+        reading the policy again (PyYAML loaded)."""
+        rc, modules = modules_after_command(args, event, env=env, cwd=hook.ws)
+        assert rc == 0
+        if "yaml" in modules:
+            return "read"
+        return "entry" if "toolpolicy.engine.selection" in modules else "lane"
+
+    assert answered() == "read"  # and wrote the entry and the lane
+    assert answered() == "lane"
+    (site / "yaml" / "added.py").write_text("")  # an upgrade writes new files
+    assert answered() == "read"  # neither the lane nor the entry was used
+    assert answered() == "lane"
+    with open(site / "yaml" / "__init__.py", "a") as init:  # the same files, edited
+        init.write("# another version\n")
+    assert answered() == "read"
+    (site / "other-1.0.dist-info").mkdir()  # an install beside it
+    assert answered() == "read"
+    assert answered() == "lane"
 
 
 @pytest.mark.parametrize(

@@ -63,7 +63,7 @@ except ImportError:  # pragma: no cover - an interpreter without the accelerator
 
 __all__ = ["KEEP_ENTRIES", "cache_dir", "compiled_from", "load_compiled", "load_sources"]
 
-_FORMAT = 3
+_FORMAT = 4  # 4: the stamp holds the libraries that read a policy
 _KEY_JSON = encoder(sort_keys=True, separators=(",", ":"))
 
 

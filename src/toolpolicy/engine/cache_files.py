@@ -6,7 +6,8 @@ Two kinds of file share the cache folder: the compiled selections (``.entry``,
 sha256 of the body, the body — and read only from a folder and a file owned by the current
 user and writable by no one else (the folder is created ``0700``). Both say what they were
 built from: the sha256 of each policy file and the modification time and size of every file
-and folder of the package and its shipped data (:func:`code_stamp`), checked on every read.
+and folder of the package and its shipped data, and of the install of the libraries that
+read a policy (:func:`code_stamp`), checked on every read.
 
 Standard library only, and nothing that imports slowly: the hook's answer lane reads here on
 every tool call.
@@ -15,6 +16,7 @@ every tool call.
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 from ..core.lean_typing import TYPE_CHECKING
@@ -42,6 +44,10 @@ _SOURCE_TREE = os.path.dirname(os.path.dirname(os.path.realpath(PACKAGE)))
 _SHIPPED = ("policy", "profiles")
 """The folders of shipped data an editable install reads from the source tree
 (``language.resources.data_dir``; a wheel carries them in the package's ``_data``)."""
+_READERS = ("yaml", "pydantic", "pydantic_core")
+"""The libraries that read a policy file: PyYAML parses it, pydantic (and its compiled core)
+validates it. Another version may read the same file otherwise."""
+_EXTENSIONS = (".so", ".pyd")
 _MAGIC = b"toolpolicy-cache\n"
 _DIGEST = 32
 _SUFFIXES = ("entry", "lane")
@@ -89,12 +95,12 @@ def files_hold(files: Iterable[tuple[str, str]]) -> bool:
 
 
 def code_stamp() -> list[tuple[str, int, int]]:
-    """Every file and folder of the installed package and of its shipped data, with its
-    modification time and size: the code and the built-in profiles, layers and presets that
-    built an entry, and that read it. A development install keeps its version while these
-    change; any of them may change what an entry holds or means, and a file added to a folder
-    (another built-in profile, a ``_data`` folder that takes over from the source tree's)
-    changes the folder's time."""
+    """What built an entry and reads it, each file or folder with its modification time and
+    size: every file and folder of the installed package and of its shipped data — the code
+    and the built-in profiles, layers and presets (a development install keeps its version
+    while these change, and a file added to a folder, another built-in profile or a ``_data``
+    folder that takes over from the source tree's, changes the folder's time) — and the
+    libraries that read a policy file (:func:`_reader_paths`)."""
     found = []
     for top in (PACKAGE, *(os.path.join(_SOURCE_TREE, name) for name in _SHIPPED)):
         if not os.path.isdir(top):
@@ -103,7 +109,47 @@ def code_stamp() -> list[tuple[str, int, int]]:
             folders[:] = sorted(f for f in folders if f != "__pycache__")
             found.append(folder)
             found += [os.path.join(folder, name) for name in sorted(names)]
-    return _stamped(found)
+    return _stamped(found + _reader_paths())
+
+
+def _reader_paths() -> list[str]:
+    """Where each library of :data:`_READERS` is installed (as loaded, else as an import
+    would find it, without importing it): the folder that holds it (an install or removal
+    there renames a ``.dist-info`` folder), its own folder (an upgrade removes and writes its
+    files), its ``__init__.py`` and its compiled extensions. Another version of one changes
+    one of these; an edit in place of one of its other files does not."""
+    found: list[str] = []
+    for name in _READERS:
+        module = sys.modules.get(name)
+        where = getattr(module, "__file__", None)
+        folder = os.path.dirname(where) if where else _importable(name)
+        if folder is None:
+            continue
+        found += [os.path.dirname(folder), folder]
+        try:
+            entries = os.listdir(folder)
+        except OSError:
+            continue  # the folder's own time and size still stand for it
+        found += sorted(
+            os.path.join(folder, entry)
+            for entry in entries
+            if entry == "__init__.py" or entry.endswith(_EXTENSIONS)
+        )
+    return list(dict.fromkeys(found))
+
+
+def _importable(name: str) -> str | None:
+    """The folder of the package ``name`` in the first entry of ``sys.path`` that holds one."""
+    for entry in sys.path:
+        if not entry:  # the current folder, which may be gone
+            try:
+                entry = os.getcwd()
+            except OSError:
+                continue
+        folder = os.path.join(entry, name)
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            return folder
+    return None
 
 
 def stamp_holds(stamp: Iterable[tuple[str, int, int]]) -> bool:

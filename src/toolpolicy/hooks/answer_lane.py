@@ -86,7 +86,7 @@ event's ``cwd`` and the project-folder variable (``$CLAUDE_PROJECT_DIR``,
 ``$GEMINI_PROJECT_DIR``), each of which is in the lane's key."""
 SLOTS = ("ts", "session_id", "call_id", "arguments_sha256")
 """The audit record's fields that change from call to call: left open in a lane's line."""
-_FORMAT = 1
+_FORMAT = 2  # 2: the stamp holds the libraries that read a policy
 _ENVIRONMENT = ("HOME", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
 _KEY_JSON = encoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
