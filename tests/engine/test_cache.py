@@ -360,3 +360,17 @@ def test_the_stamp_holds_the_install_of_every_library_that_reads_a_policy() -> N
         assert {os.path.join(folder, n) for n in extensions} <= stamped
     assert any(p.startswith(os.path.dirname(yaml.__file__ or "")) and p.endswith(".so")
                for p in stamped)  # fmt: skip  # the C parser the loader prefers
+
+
+def test_another_interpreter_version_misses_the_cache(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interpreter compiled what an entry holds (its ``re``, ``str.casefold``,
+    ``unicodedata``): an entry of another version is not read (as a lane's key holds it)."""
+    assert not _lazy(setup.compiled())
+    assert _lazy(setup.compiled())  # the entry
+    monkeypatch.setattr(sys, "hexversion", sys.hexversion + 1)
+    assert not _lazy(setup.compiled())  # built again: another interpreter
+    assert _lazy(setup.compiled())
+    monkeypatch.undo()
+    assert _lazy(setup.compiled())  # the first interpreter's entry is still there

@@ -7,10 +7,11 @@ index, and the preset table in declaration order. The hook and ``toolpolicy chec
 compiled entry, so a warm call neither validates nor compiles, whatever the number of rules.
 
 An entry is used only when its own checksum is intact, its key (format, toolpolicy version,
-package path, profile, policy and preset-table paths) is the one asked for, the sha256 of
-every file it was built from still matches, and the code that built it has not changed (the
-modification time and size of every source file of the package: a development install keeps
-its version while its code changes); anything else — a
+package path, interpreter version, profile, policy and preset-table paths) is the one asked
+for, the sha256 of every file it was built from still matches, and the code that built it
+has not changed (the modification time and size of every source file of the package — a
+development install keeps its version while its code changes — and of the install of the
+libraries that read a policy); anything else — a
 stale, corrupt, truncated, unreadable or foreign entry — is ignored, the policy is built
 again, and the entry rewritten. The files themselves (framing, privacy, pruning) are
 :mod:`toolpolicy.engine.cache_files`.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from types import MappingProxyType
@@ -133,7 +135,15 @@ def _cached(
     (whose documents name the files the value was built from); with those files and their
     sha256 (``None`` when a file changed while the value was built)."""
     folder = os.fspath(directory) if directory is not None else cache_dir()
-    full_key = {"format": _FORMAT, "version": __version__, "package": PACKAGE, **key}
+    # The interpreter is an input too: its ``re``, ``str.casefold`` and ``unicodedata``
+    # compiled what the entry holds.
+    full_key = {
+        "format": _FORMAT,
+        "version": __version__,
+        "package": PACKAGE,
+        "python": sys.hexversion,
+        **key,
+    }
     entry = entry_path(folder, _KEY_JSON(full_key).encode(), "entry")
     found = _read(entry, full_key)
     if found is not None:
