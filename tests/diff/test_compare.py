@@ -217,3 +217,30 @@ def test_deciding_never_runs_a_handler_or_touches_the_workspace(tmp_path: Path) 
     assert report.differences
     assert list(ws.iterdir()) == []
     assert not (tmp_path / "outside.txt").exists()
+
+
+def test_a_request_for_a_mode_no_wider_than_a_sides_is_a_region_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """Red team, round 31: only wider escalation requests were probed, so a write asking for
+    ``read-only`` — refused under workspace-write as no escalation, under read-only by the
+    sandbox — was never compared (the same behavior, another source)."""
+    report = run_diff("workspace-write", "read-only", workspace=str(tmp_path))
+    found = next(
+        r
+        for r in report.differences
+        if r.probe.tool == "write_file"
+        and r.probe.region is not None
+        and r.probe.region.special is None  # a plain path inside
+        and isinstance(r.probe.arguments, dict)
+        and r.probe.arguments.get("sandbox_permissions") == "read-only"
+    )
+    arguments = dict(found.probe.arguments)  # type: ignore[arg-type]
+    assert (found.left.behavior, found.left.source) == (Behavior.DENY, "sandbox-escalation")
+    assert found.left.reason == "Sandbox escalation must ask for a wider mode than workspace-write"
+    assert (found.right.behavior, found.right.source) == (Behavior.DENY, "sandbox")
+    assert found.right.reason == "The read-only sandbox does not allow writes"
+    assert found.change is Change.SAME
+    for side, outcome in (("workspace-write", found.left), ("read-only", found.right)):
+        decided = load("P03", preset=side, workspace=tmp_path).check("write_file", arguments)
+        assert (decided.behavior, decided.source) == (outcome.behavior, outcome.source)

@@ -242,6 +242,13 @@ def _absolute(arguments: object) -> bool:
 @example(  # "a > a/b": P03's "confirm every write" hides no path rule from a line's files
     left_rules=[], right_rules=[{"behavior": "ask", "tools": ["write_file"], "paths": ["a/b"]}]
 )
+@example(  # "a < a": the pattern reads the target as its word, the write rule sees a read
+    left_rules=[
+        {"behavior": "deny", "tools": None, "commands": ["a a"]},
+        {"behavior": "deny", "tools": ["write_file"], "paths": ["?"]},
+    ],
+    right_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["?"]}],
+)
 @example(  # "c < a ; c > b": a read redirection before a write one
     left_rules=[
         {"behavior": "deny", "tools": ["write_file"], "paths": ["b"]},
@@ -253,6 +260,32 @@ def test_diff_reports_every_disagreement_in_its_region(
     left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
 ) -> None:
     _diff_and_check(left_rules, right_rules)
+
+
+_WORKSPACE_FILES = ("a/b", "b", "c/a")
+"""Files the workspace of the next property holds: folders that hold a file a rule may close
+(a line reading ``c`` reads ``c/a``), and a file a rule may name."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(left_rules=policies, right_rules=policies)
+@example(  # red team, round 31: "w ." (asks: "." holds b) hid "w b" (denied by r0)
+    left_rules=[{"behavior": "deny", "tools": ["read_file"], "paths": ["b"]}], right_rules=[]
+)
+@example(  # red team, round 31: "*" of a pattern was taken for the shell's glob
+    left_rules=[{"behavior": "allow", "tools": None, "commands": ["a -a"]}],
+    right_rules=[
+        {"behavior": "allow", "tools": ["shell"], "commands": ["a *"]},
+        {"behavior": "ask", "tools": ["read_file", "write_file"], "paths": ["[!a]"]},
+    ],
+)
+def test_diff_reports_every_disagreement_over_a_workspace_that_holds_files(
+    left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
+) -> None:
+    """The same property over a workspace with files in it: a line that reads a folder holding
+    a closed file asks (source ``search-scope``), which is no decision of the rule that
+    closes the file and must not stand for that rule's region."""
+    _diff_and_check(left_rules, right_rules, _WORKSPACE_FILES)
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)
@@ -308,13 +341,19 @@ def test_command_and_file_rules_together_are_compared_completely(
 
 
 def _diff_and_check(
-    left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
+    left_rules: list[dict[str, object]],
+    right_rules: list[dict[str, object]],
+    files: tuple[str, ...] = (),
 ) -> DiffReport:
+    """Diff the two policies over a workspace holding ``files`` and check the report."""
     with tempfile.TemporaryDirectory() as top:
         root = Path(top)
         home = root / "home"
         ws = home / "ws"  # inside home: ``~/`` patterns see workspace paths too
         ws.mkdir(parents=True)
+        for name in files:
+            (ws / name).parent.mkdir(parents=True, exist_ok=True)
+            (ws / name).write_text("x")
         left_file = _write(root / "left.yaml", left_rules)
         right_file = _write(root / "right.yaml", right_rules)
         saved = os.environ.get("HOME")

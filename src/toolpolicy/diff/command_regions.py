@@ -36,8 +36,10 @@ Each search is bounded; a bounded search that had to stop leaves its regions mar
 ``incomplete: ...`` (the verdict is then never equivalent). So are the regions when a
 redirection is decided on one side only beside allow rules on the other (tried: ``w > PATH``
 and each line the allow words reach), when an allow pattern's word is a file a rule decides,
-when a file region has no neutral plain word, and when an option cannot be spelled
-neutrally.
+when a file region has no neutral plain word, when an option cannot be spelled
+neutrally, and when a plain word of a deny or ask pattern, other than its last, is a file a
+rule decides (its last is also tried as a redirection's target, which the patterns read as
+a word in its place and the file rules as a file read or written).
 """
 
 from __future__ import annotations
@@ -190,6 +192,9 @@ class _Side:
         self.tool = tool
         self.orders = {rule.name: rule.order for rule in reversed(rules)}
         self.paths = {rule.name for rule in rules if rule.paths is not None}
+        self.foreign: set[str] = set()
+        """Command rules seen deciding with another source than their own: their regions
+        cannot be told apart by the rule, so the search says it is incomplete."""
 
     def signature(self, command: Command, text: str) -> SideSignature:
         """The signature of ``command``, written as ``text``."""
@@ -207,8 +212,14 @@ class _Side:
             behavior = decision.behavior
             if candidate.participant == RULES and candidate.rule is not None:
                 order = self.orders[candidate.rule]
+                own = decision.source == candidate.rule
                 if candidate.rule in self.paths:
-                    files.setdefault(behavior, order)
+                    # A rule's own decision is named by the rule; one the rule leads to is
+                    # that decision (a line reading a folder that holds what a rule closes
+                    # asks, source ``search-scope``: not the rule's deny).
+                    files.setdefault(behavior, order if own else decision)
+                elif not own:
+                    self.foreign.add(candidate.rule)  # no command rule's decision is another's
                 elif behavior is Behavior.DENY:
                     deny = order if deny is None else min(deny, order)
                 elif behavior is Behavior.ASK:
@@ -449,6 +460,7 @@ class _Search:
                 self._limit(f"the options of '{pattern.text}' were not all spelled")
             occurring += (Command(words) for words in witnesses)
         self.prefetch(occurring)
+        self.prefetch(self._as_targets(occurring))
         options = {word for command in occurring for word in command.words if is_option(word)}
         for option in sorted(options):
             # a cluster's tail is read as a path glued to it (``-aa`` names ``a``)
@@ -518,11 +530,38 @@ class _Search:
             and not self._derived(command)
         )
         for word in sorted(set(self.words) - set(tracked)):
-            if not is_option(word) and self._one_sided(self.file_word(word), redirect=False):
+            # ``*`` in a pattern is any word, not the shell's glob (``hits_files``)
+            if (
+                word != _WILDCARD
+                and not is_option(word)
+                and self._one_sided(self.file_word(word), redirect=False)
+            ):
                 tracked.append(word)
         for word in tracked:
             self._explore(word)
         return self._combine()
+
+    def _as_targets(self, occurring: Iterable[Command]) -> list[Command]:
+        """Each occurrence with its last plain word a redirection's target instead (``a b``
+        as ``a < b`` and ``a > b``) where a file rule decides that word: the deny and ask
+        patterns read a target as a word in its place, the file rules as a file read or
+        written, not as an argument (which is both). A pattern's other plain word that a
+        file rule decides could be one too, in the middle of the line: not searched, the
+        regions are limited."""
+        found: list[Command] = []
+        for command in occurring:
+            words = command.words
+            plain = [i for i, w in enumerate(words) if i and w != _WILDCARD and not is_option(w)]
+            if not plain:
+                continue
+            *before, last = plain
+            for i in before:
+                if any(self.hits_files(words[i])):
+                    self._limit(f"the pattern word '{words[i]}' is a file a rule decides")
+            if any(self.hits_files(words[last])):
+                rest = words[:last] + words[last + 1 :]
+                found += [Command(rest, operator, words[last]) for operator in "<>"]
+        return found
 
     def _one_sided(self, pair: _Pair, *, redirect: bool) -> bool:
         """Whether one side only has a file hit in ``pair`` and the other allow rules (so
@@ -680,6 +719,8 @@ class _Search:
 
         self._hits(list(hidden.items()), note_hidden)
         empty = self.decide(Command(()))
+        for name in sorted(set().union(*(side.foreign for side in self.sides))):
+            self._limit(f"the command rule '{name}' decided with another source")
         limited = INCOMPLETE + "; ".join(self.limits) if self.limits else None
         out = [CommandRegion((), empty[0].decider, empty[1].decider, EMPTY_SPECIAL)]
         for (left, right), line in sorted(found.items(), key=lambda item: len(item[1])):

@@ -3,8 +3,8 @@
 *Regions* (:mod:`toolpolicy.diff.regions`): for every tool of either side, each region of
 its path or command argument where the rules decide something, its shortest witness as the
 call, once as it is and, for a tool that accepts ``sandbox_permissions``, once with each
-wider escalation request. Together they cover every argument value the rules can tell
-apart.
+escalation request (one no wider than a side's mode is refused there, before the rules: a
+region of its own). Together they cover every argument value the rules can tell apart.
 
 *Physical probes*: what the rules cannot see (the workspace boundary, symlinks, the
 protected set) is the same on both sides, but whether a side enforces the boundary is not;
@@ -121,9 +121,8 @@ def generate_probes(
         add(Probe(d.name, arguments_for(d, path=path, command=command), "region", region))
         if _ESCALATION_FIELD in d.arguments.names:
             for mode in SandboxMode:
-                if mode.rank > 0:
-                    arguments = arguments_for(d, path=path, command=command, escalation=mode)
-                    add(Probe(d.name, arguments, f"region, escalation to {mode.value}", region))
+                arguments = arguments_for(d, path=path, command=command, escalation=mode)
+                add(Probe(d.name, arguments, f"region, escalation to {mode.value}", region))
     boundary = list(BOUNDARY_PATHS)
     if escape_link is not None:
         boundary.insert(2, (f"{escape_link}/escape.txt", "boundary: symlink escape"))
