@@ -152,6 +152,14 @@ def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
     for first, second in itertools.product(files, repeat=2):
         if "<" in first + second or ">" in first + second:
             yield "shell", {"command": f"c {first} ; c {second}"}
+    # A redirection's fd number and a program behind a redirection are words to the
+    # patterns, and no file (round 31b); a program that only reads, with an option cluster.
+    for first, second in itertools.product(_COMMAND_WORDS, repeat=2):
+        yield "shell", {"command": f"< {first} {second}"}
+        yield "shell", {"command": f"{first} 2>&1"}
+    yield "shell", {"command": "2>&1 a"}
+    for cluster in ("-ab", "-b", "-a"):
+        yield "shell", {"command": f"cat {cluster}"}
     # Outside the plain subset, the files a line writes are still decided, its reads not.
     for head, op, target in itertools.product(("a", "c"), "<>", _REDIRECT_TARGETS):
         yield "shell", {"command": f"{head} {op} {target} &"}
@@ -248,6 +256,27 @@ def _absolute(arguments: object) -> bool:
         {"behavior": "deny", "tools": ["write_file"], "paths": ["?"]},
     ],
     right_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["?"]}],
+)
+@example(  # red team, round 31b: "a 2>&1" is hit by "a 2" (the fd read as a word)
+    left_rules=[
+        {"behavior": "deny", "tools": ["shell"], "commands": ["a 2"]},
+        {"behavior": "deny", "tools": ["read_file", "write_file"], "paths": ["2"]},
+    ],
+    right_rules=[{"behavior": "deny", "tools": ["read_file", "write_file"], "paths": ["2"]}],
+)
+@example(  # red team, round 31b: "< a b" runs b, and "a b" hits it
+    left_rules=[
+        {"behavior": "deny", "tools": ["shell"], "commands": ["a b"]},
+        {"behavior": "deny", "tools": ["read_file", "write_file"], "paths": ["b"]},
+    ],
+    right_rules=[{"behavior": "deny", "tools": ["read_file", "write_file"], "paths": ["b"]}],
+)
+@example(  # red team, round 31b: any program ("*") may only read its option's glued path
+    left_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["b"]}],
+    right_rules=[
+        {"behavior": "deny", "tools": ["write_file"], "paths": ["b"]},
+        {"behavior": "allow", "tools": ["shell"], "commands": ["* -ab"]},
+    ],
 )
 @example(  # "c < a ; c > b": a read redirection before a write one
     left_rules=[

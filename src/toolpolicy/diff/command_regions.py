@@ -37,9 +37,12 @@ Each search is bounded; a bounded search that had to stop leaves its regions mar
 redirection is decided on one side only beside allow rules on the other (tried: ``w > PATH``
 and each line the allow words reach), when an allow pattern's word is a file a rule decides,
 when a file region has no neutral plain word, when an option cannot be spelled
-neutrally, and when a plain word of a deny or ask pattern, other than its last, is a file a
-rule decides (its last is also tried as a redirection's target, which the patterns read as
-a word in its place and the file rules as a file read or written).
+neutrally or an allow pattern's option names a file a rule decides (a program that only
+reads would read it, where the neutral program may write it), and when a word of a deny or
+ask pattern is a file a rule decides (the patterns read a redirection's target, a
+redirection's fd number or a program behind a redirection as a word in its place, where the
+file rules see a file read, written or nothing; its last word is still tried as a read and a
+write target).
 """
 
 from __future__ import annotations
@@ -444,6 +447,14 @@ class _Search:
             pair = self.filed[word] = self.decide(Command((self.neutral, word)))
         return pair
 
+    def _option_names_file(self, word: str) -> bool:
+        """Whether the option ``word`` names a file a rule decides (a cluster's tail, or a
+        long option's value, is read as a path glued to it)."""
+        if not is_option(word):
+            return False
+        pair = self.decide(Command((self.neutral, word)))
+        return any(s.argument_deny is not None or s.argument_ask is not None for s in pair)
+
     def hits_files(self, word: str) -> tuple[bool, bool]:
         if word == _WILDCARD or is_option(word):
             return False, False
@@ -463,9 +474,7 @@ class _Search:
         self.prefetch(self._as_targets(occurring))
         options = {word for command in occurring for word in command.words if is_option(word)}
         for option in sorted(options):
-            # a cluster's tail is read as a path glued to it (``-aa`` names ``a``)
-            pair = self.decide(Command((self.neutral, option)))
-            if any(s.argument_deny is not None or s.argument_ask is not None for s in pair):
+            if self._option_names_file(option):
                 self._limit(f"the option spelling '{option}' names a file a rule decides")
         tracked: list[str] = []
         redirected: list[tuple[str, str]] = []
@@ -499,7 +508,7 @@ class _Search:
         )
         for allow, _ in self.allows:
             for choice in allow.alternatives[1:]:
-                if any(any(self.hits_files(w)) for w in choice):
+                if any(any(self.hits_files(w)) or self._option_names_file(w) for w in choice):
                     self._limit(f"a word of the allow pattern '{allow.text}' is a file")
             if spelled and any(reads_only((program,)) for program in allow.alternatives[0]):
                 # its arguments are reads only, while a neutral program's are possible writes
@@ -543,22 +552,21 @@ class _Search:
 
     def _as_targets(self, occurring: Iterable[Command]) -> list[Command]:
         """Each occurrence with its last plain word a redirection's target instead (``a b``
-        as ``a < b`` and ``a > b``) where a file rule decides that word: the deny and ask
-        patterns read a target as a word in its place, the file rules as a file read or
-        written, not as an argument (which is both). A pattern's other plain word that a
-        file rule decides could be one too, in the middle of the line: not searched, the
-        regions are limited."""
+        as ``a < b`` and ``a > b``) where a file rule decides that word. The deny and ask
+        patterns read a line's words wherever it has them — a redirection's target, the fd
+        number of a redirection (``2>&1``), a program behind a redirection (``< a b`` runs
+        ``b``) — while the file rules see a file read, written, or nothing: a word of a
+        pattern that a file rule decides (its program too) is not searched in every such
+        place, and the regions are limited; the targets found still show a difference."""
         found: list[Command] = []
         for command in occurring:
             words = command.words
-            plain = [i for i, w in enumerate(words) if i and w != _WILDCARD and not is_option(w)]
-            if not plain:
-                continue
-            *before, last = plain
-            for i in before:
-                if any(self.hits_files(words[i])):
-                    self._limit(f"the pattern word '{words[i]}' is a file a rule decides")
-            if any(self.hits_files(words[last])):
+            plain = [i for i, w in enumerate(words) if w != _WILDCARD and not is_option(w)]
+            filed = [i for i in plain if any(self.hits_files(words[i]))]
+            for i in filed:
+                self._limit(f"the pattern word '{words[i]}' is a file a rule decides")
+            if filed and filed[-1] == plain[-1] and plain[-1] > 0:
+                last = plain[-1]
                 rest = words[:last] + words[last + 1 :]
                 found += [Command(rest, operator, words[last]) for operator in "<>"]
         return found
