@@ -257,6 +257,13 @@ def _absolute(arguments: object) -> bool:
     ],
     right_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["?"]}],
 )
+@example(  # "a a < a" keeps a file argument: not a redirection's signature (round 31b)
+    left_rules=[],
+    right_rules=[
+        {"behavior": "deny", "tools": ["write_file"], "paths": ["?"]},
+        {"behavior": "ask", "tools": None, "commands": ["a a a"]},
+    ],
+)
 @example(  # red team, round 31b: "a 2>&1" is hit by "a 2" (the fd read as a word)
     left_rules=[
         {"behavior": "deny", "tools": ["shell"], "commands": ["a 2"]},

@@ -565,10 +565,12 @@ class _Search:
             filed = [i for i in plain if any(self.hits_files(words[i]))]
             for i in filed:
                 self._limit(f"the pattern word '{words[i]}' is a file a rule decides")
-            if filed and filed[-1] == plain[-1] and plain[-1] > 0:
-                last = plain[-1]
+            last = plain[-1] if plain else 0
+            if filed == [last] and last > 0:
+                # the target is then the command's one file (its signature's redirection)
                 rest = words[:last] + words[last + 1 :]
-                found += [Command(rest, operator, words[last]) for operator in "<>"]
+                if not any(self._option_names_file(w) for w in rest):
+                    found += [Command(rest, operator, words[last]) for operator in "<>"]
         return found
 
     def _one_sided(self, pair: _Pair, *, redirect: bool) -> bool:
