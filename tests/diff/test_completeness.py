@@ -158,6 +158,8 @@ def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
         yield "shell", {"command": f"< {first} {second}"}
         yield "shell", {"command": f"{first} 2>&1"}
     yield "shell", {"command": "2>&1 a"}
+    for head, target in itertools.product(("a", "c", "a b"), _REDIRECT_TARGETS):
+        yield "shell", {"command": f"{head} &> {target}"}  # a write no pattern reads
     for cluster in ("-ab", "-b", "-a"):
         yield "shell", {"command": f"cat {cluster}"}
     # Outside the plain subset, the files a line writes are still decided, its reads not.
@@ -256,6 +258,13 @@ def _absolute(arguments: object) -> bool:
         {"behavior": "deny", "tools": ["write_file"], "paths": ["?"]},
     ],
     right_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["?"]}],
+)
+@example(  # red team, round 31c: "c &> a" writes a, and "* *" does not read it
+    left_rules=[
+        {"behavior": "deny", "tools": ["shell"], "commands": ["* *"]},
+        {"behavior": "deny", "tools": ["write_file"], "paths": ["a"]},
+    ],
+    right_rules=[{"behavior": "deny", "tools": ["shell"], "commands": ["* *"]}],
 )
 @example(  # "a a < a" keeps a file argument: not a redirection's signature (round 31b)
     left_rules=[],

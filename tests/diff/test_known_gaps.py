@@ -1,13 +1,14 @@
 """Known gaps in the diff's completeness, found from outside (red team, round 31, third
 look) and not yet closed: each is ``xfail(strict=True)``, so the day one is fixed its test
 fails until the mark is removed. SECURITY.md lists them; the README's diff section says what
-they miss. The first three are false ``equivalent`` verdicts (exit 0, also under
-``--fail-on widen``); the fourth misses pairs that differ by source only.
+they miss. The first two are false ``equivalent`` verdicts (exit 0, also under
+``--fail-on widen``); the third misses pairs that differ by source only. (A fourth, a write
+through ``&>`` whose target the patterns do not read, is closed: the completeness property
+holds its example.)
 
-The kind of the first three: the deny and ask patterns read words of a line that the allow
-patterns or the search do not read in that place — a redirection's target or fd number
-before an allow's next word, the words inside one quoted word, and the ``>`` target that
-``&>`` does not make a word."""
+The kind of the first two: the deny and ask patterns read words of a line that the allow
+patterns do not read in that place — a redirection's target or fd number before an allow's
+next word, and the words inside one quoted word."""
 
 from __future__ import annotations
 
@@ -35,9 +36,6 @@ _ALLOW_AC = _rule("allow-ac", "allow", tools=["shell"], commands=["a c"])
 _DENY_ACB = _rule("deny-acb", "deny", tools=["shell"], commands=["a c b"])
 _ASK_AB = _rule("ask-ab", "ask", tools=["shell"], commands=["a b"])
 _ALLOW_ANY_D = _rule("allow-a-any-d", "allow", tools=["shell"], commands=["a * d"])
-_NO_ARGS = _rule("no-args", "deny", tools=["shell"], commands=["* *"])
-_NO_WRITE_TOOL = _rule("no-write-tool", "deny", tools=["write_file"])
-_NO_LOG = _rule("no-log-write", "deny", tools=["write_file"], paths=["log.txt"])
 
 GAPS = [
     pytest.param(  # "a > b c": the allow reads "a c", the patterns "a b c"
@@ -48,10 +46,6 @@ GAPS = [
         [_rule("ask-abc", "ask", tools=["shell"], commands=["a b c"]), _ALLOW_ANY_D],
         [_rule("ask-abc", "ask", tools=["shell"], commands=["a b d c", "a d b c"]), _ALLOW_ANY_D],
         "a 'b c' d", ("ask", "ask-abc"), ("allow", "allow-a-any-d"), id="words-in-a-quoted-word",
-    ),
-    pytest.param(  # "ls &> log.txt": a write whose target is no word of "* *"
-        [_NO_ARGS, _NO_WRITE_TOOL, _NO_LOG], [_NO_ARGS, _NO_WRITE_TOOL], "ls &> log.txt",
-        ("deny", "no-log-write"), ("ask", "shell-default"), id="an-ampersand-redirection",
     ),
 ]  # fmt: skip
 

@@ -96,6 +96,11 @@ Source = int | Decision
 """What decides: a rule (its declaration order) or the boundary (its decision)."""
 
 
+UNREAD_WRITE = "&>"
+"""A write redirection whose target the deny and ask patterns do not read as a word (as
+``>|`` and ``>&``; ``>``'s they read in its place): both are searched."""
+
+
 class Command(NamedTuple):
     """One simple command of a witness line: its words and at most one redirection."""
 
@@ -103,6 +108,14 @@ class Command(NamedTuple):
     redirect: str = ""
     target: str = ""
     background: bool = False
+
+    @property
+    def read_words(self) -> tuple[str, ...]:
+        """The words the deny and ask patterns read: the target of a redirection too, in
+        its place, but for :data:`UNREAD_WRITE`'s."""
+        if self.redirect and self.redirect != UNREAD_WRITE:
+            return (*self.words, self.target)
+        return self.words
 
     @property
     def text(self) -> str:
@@ -480,14 +493,14 @@ class _Search:
         redirected: list[tuple[str, str]] = []
         spelled = [
             (operator, word)
-            for operator, paths in (("<", reads), (">", writes))
+            for operator, paths in (("<", reads), (">", writes), (UNREAD_WRITE, writes))
             for path in dict.fromkeys(paths)
             if (word := self._path_word(path)) is not None
         ]
         self.prefetch(
             Command((self.neutral, word))
             if operator == "<"
-            else Command((self.neutral,), ">", word)
+            else Command((self.neutral,), operator, word)
             for operator, word in spelled
         )
         for operator, word in spelled:
@@ -498,7 +511,7 @@ class _Search:
             # part too. Beside the allow words it stands for itself only where it
             # leaves the workspace (elsewhere ``PREFIX PATH``, tracked, does).
             pair = self.redirection((self.neutral,), operator, word)
-            beside = operator == ">" or word.startswith("/")
+            beside = operator != "<" or word.startswith("/")
             if beside and self._one_sided(pair, redirect=True):
                 redirected.append((operator, word))
         self.prefetch(
@@ -709,10 +722,9 @@ class _Search:
         # commands covers it; the files its redirections write are decided, then every word
         # as what a program may write; its deny and ask hits stay.
         hidden: dict[_Pair, Command] = {}
-        words = [Command((*c.words, *((c.target,) if c.redirect else ())), background=True)
-                 for _, c in parts]  # fmt: skip
+        words = [Command(c.read_words, background=True) for _, c in parts]
         for ((a, b), command), (alone_a, alone_b) in zip(parts, self._signed(words), strict=True):
-            writes = command.redirect == ">"
+            writes = command.redirect not in ("", "<")
             pair = (_hidden(a, alone_a, writes), _hidden(b, alone_b, writes))
             hidden.setdefault(pair, command._replace(background=True))
             note((hidden[pair],), pair[0].decider, pair[1].decider)
@@ -854,9 +866,9 @@ class _Search:
 def _hidden(plain: SideSignature, words: SideSignature, writes: bool) -> SideSignature:
     """The signature of a command in a line outside the plain subset, from its plain
     signature and that of its words alone in such a line (``words``: the target as one more
-    word): the file its redirection writes (``writes``) is decided as in the plain line and
-    first, then every word as a possible write; the deny, ask and allow rules are those the
-    words get there."""
+    word where the patterns read it, :attr:`Command.read_words`): the file its redirection
+    writes (``writes``) is decided as in the plain line and first, then every word as a
+    possible write; the deny, ask and allow rules are those the words get there."""
     return SideSignature(
         words.deny,
         words.ask,
