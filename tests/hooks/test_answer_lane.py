@@ -590,21 +590,11 @@ def test_a_change_to_any_module_of_the_package_retires_its_lanes(
     process had loaded, so a change to one it had not (the policy language's validation, the
     shell reader) left it answering. A lane (and a compiled entry) now stamps every source
     file of the package."""
-    from .conftest import modules_after_command
-
     copy = package_copy
-    hook.cache = tmp_path / "own-cache"
-    (hook.ws / "src").mkdir()
-    event = json.dumps(hook.event("Read", {"file_path": f"{hook.ws}/src/a.py"}))
-    args = ["hook", "claude-code", "--audit", str(hook.audit)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
-    env.update(TOOLPOLICY_CACHE_DIR=str(hook.cache), CLAUDE_PROJECT_DIR=str(hook.ws))
-    env.update(HOME=str(hook.home), PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
+    process = _OwnHookProcess(hook, tmp_path, copy)
 
     def engine_answered() -> bool:
-        rc, modules = modules_after_command(args, event, env=env, cwd=hook.ws)
-        assert rc == 0
-        return "toolpolicy.engine.selection" in modules
+        return "toolpolicy.engine.selection" in process.modules()
 
     assert engine_answered()  # and built the lane
     assert not engine_answered()  # the lane's
@@ -631,31 +621,21 @@ def test_another_install_of_a_library_that_reads_policies_retires_lanes_and_entr
 
     import yaml
 
-    from .conftest import modules_after_command
-
     site = tmp_path / "site"  # a copy of PyYAML that takes over from the installed one
     shutil.copytree(
         Path(yaml.__file__).parent, site / "yaml", ignore=shutil.ignore_patterns("__pycache__")
     )
-    hook.cache = tmp_path / "own-cache"
-    (hook.ws / "src").mkdir()
-    event = json.dumps(hook.event("Read", {"file_path": f"{hook.ws}/src/a.py"}))
-    args = ["hook", "claude-code", "--audit", str(hook.audit)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLPOLICY_", "CLAUDE_"))}
-    env.update(TOOLPOLICY_CACHE_DIR=str(hook.cache), CLAUDE_PROJECT_DIR=str(hook.ws))
-    env.update(HOME=str(hook.home), PYTHONPATH=str(site), PYTHONDONTWRITEBYTECODE="1")
-
+    process = _OwnHookProcess(hook, tmp_path, site)
     taken = subprocess.run(
         [sys.executable, "-c", "import yaml; print(yaml.__file__)"],
-        capture_output=True, text=True, env=env, cwd=hook.ws, timeout=60, check=True,
+        capture_output=True, text=True, env=process.env, cwd=hook.ws, timeout=60, check=True,
     )  # fmt: skip
     assert taken.stdout.strip() == str(site / "yaml" / "__init__.py")
 
     def answered() -> str:
         """Who answered: the lane, the engine from its compiled entry, or the engine after
         reading the policy again (PyYAML loaded)."""
-        rc, modules = modules_after_command(args, event, env=env, cwd=hook.ws)
-        assert rc == 0
+        modules = process.modules()
         if "yaml" in modules:
             return "read"
         return "entry" if "toolpolicy.engine.selection" in modules else "lane"
@@ -671,6 +651,31 @@ def test_another_install_of_a_library_that_reads_policies_retires_lanes_and_entr
     (site / "other-1.0.dist-info").mkdir()  # an install beside it
     assert answered() == "read"
     assert answered() == "lane"
+
+
+class _OwnHookProcess:
+    """A Claude Code Read of ``src/a.py`` in ``hook``'s workspace, answered by a fresh hook
+    process with a cache of its own and ``site`` first on ``PYTHONPATH`` (a copy of the
+    package, or of a library it loads)."""
+
+    def __init__(self, hook: Hook, tmp_path: Path, site: Path) -> None:
+        hook.cache = tmp_path / "own-cache"
+        (hook.ws / "src").mkdir()
+        self.hook = hook
+        self.event = json.dumps(hook.event("Read", {"file_path": f"{hook.ws}/src/a.py"}))
+        self.args = ["hook", "claude-code", "--audit", str(hook.audit)]
+        prefixes = ("TOOLPOLICY_", "CLAUDE_")
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(prefixes)}
+        self.env.update(TOOLPOLICY_CACHE_DIR=str(hook.cache), CLAUDE_PROJECT_DIR=str(hook.ws))
+        self.env.update(HOME=str(hook.home), PYTHONPATH=str(site), PYTHONDONTWRITEBYTECODE="1")
+
+    def modules(self) -> frozenset[str]:
+        """Answer the event once (exit 0): every module the process had loaded."""
+        from .conftest import modules_after_command
+
+        rc, modules = modules_after_command(self.args, self.event, env=self.env, cwd=self.hook.ws)
+        assert rc == 0
+        return modules
 
 
 @pytest.mark.parametrize(
