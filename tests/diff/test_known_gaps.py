@@ -78,6 +78,28 @@ def test_a_line_the_search_does_not_spell_is_still_reported(
 
 
 @pytest.mark.xfail(strict=True, reason="known gap: see the module docstring and SECURITY.md")
+def test_a_folder_argument_names_the_rule_that_decides_the_witness() -> None:
+    """Found by the completeness property (a CI run at the end of stop 31; with or without
+    files in the workspace): a program given several arguments may copy into the last, a
+    folder (``w a w`` writes below ``w``), and those writes are decided after every other
+    file of the line, so in ``w a w ; w /`` the boundary's ask on ``/`` decides, while the
+    diff's model keeps them in their command's place and the region names the rule on
+    ``?/``. The decisions shown are the engine's; the region's deciding rule is not."""
+    from .test_completeness import _diff_and_check
+
+    left = [
+        {"behavior": "deny", "paths": ["//?"], "tools": None},
+        {"behavior": "ask", "paths": ["?/"], "tools": ["write_file"]},
+        {"behavior": "deny", "tools": None, "commands": ["b"]},
+    ]
+    right = [
+        {"behavior": "deny", "tools": None, "paths": ["?-"]},
+        {"behavior": "allow", "tools": None, "commands": ["* a *"]},
+    ]
+    _diff_and_check(left, right)
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: see the module docstring and SECURITY.md")
 def test_a_side_that_reads_files_only_on_some_lines_shows_its_boundary_pairs(
     tmp_path: Path,
 ) -> None:
