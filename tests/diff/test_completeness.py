@@ -162,6 +162,17 @@ def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
         yield "shell", {"command": f"{head} &> {target}"}  # a write no pattern reads
     for cluster in ("-ab", "-b", "-a"):
         yield "shell", {"command": f"cat {cluster}"}
+    # Redirections between the words: their targets are words to the deny and ask patterns
+    # (in place; ``&>``'s starts a new run of words), none to the allow patterns; a quoted
+    # word is one word to the allow patterns, its words to the others (round 31, third look).
+    for first, second, third in itertools.product(_COMMAND_WORDS, repeat=3):
+        for op in ("<", ">", "&>"):
+            yield "shell", {"command": f"{first} {op} {second} {third}"}
+        yield "shell", {"command": f"{first} '{second} {third}'"}
+    for first, second, third, fourth in itertools.product(_COMMAND_WORDS, repeat=4):
+        yield "shell", {"command": f"{first} {second} &> {third} {fourth}"}
+        yield "shell", {"command": f"{first} < {second} {third} {fourth}"}
+        yield "shell", {"command": f"{first} '{second} {third}' {fourth}"}
     # Outside the plain subset, the files a line writes are still decided, its reads not.
     for head, op, target in itertools.product(("a", "c"), "<>", _REDIRECT_TARGETS):
         yield "shell", {"command": f"{head} {op} {target} &"}
@@ -300,6 +311,24 @@ def _absolute(arguments: object) -> bool:
         {"behavior": "deny", "tools": ["read_file"], "paths": ["a"]},
     ],
     right_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["b"]}],
+)
+@example(  # "a &> b c": runs "a" and "b c", deny "a c" no longer hits, deny "b" does
+    left_rules=[
+        {"behavior": "deny", "tools": ["shell"], "commands": ["a c"]},
+        {"behavior": "deny", "tools": ["shell"], "commands": ["b"]},
+        {"behavior": "allow", "tools": ["shell"], "commands": ["a c"]},
+    ],
+    right_rules=[
+        {"behavior": "deny", "tools": ["shell"], "commands": ["a c"]},
+        {"behavior": "allow", "tools": ["shell"], "commands": ["a c"]},
+    ],
+)
+@example(  # "a > b c": the allow reads "a c", the ask "a b" reads "a b c"
+    left_rules=[
+        {"behavior": "ask", "tools": ["shell"], "commands": ["a b"]},
+        {"behavior": "allow", "tools": ["shell"], "commands": ["a c"]},
+    ],
+    right_rules=[{"behavior": "allow", "tools": ["shell"], "commands": ["a c"]}],
 )
 def test_diff_reports_every_disagreement_in_its_region(
     left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]

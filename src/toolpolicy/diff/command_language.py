@@ -12,6 +12,14 @@ The functions here encode how ``compile/command_patterns.py`` reads a pattern:
   as a set: every word after the program adds its short letters and its long option, in
   any order and grouping (``-rf`` is hit by ``-f -r``; ``--forc`` abbreviates ``--force``).
 
+The deny and ask patterns read a line's *runs* of words, the allow patterns its plain
+commands' words: a redirection's target is a word to the first and none to the second. So
+each word a deny or ask pattern tells apart, and the neutral word, has two *twins*: itself as
+the target of a redirection in its place (``< w``: the runs read it where it stands) and of
+one that starts a new run (``&> w``: the runs break before it, and it may be a program
+there). An allow skips both; a deny or ask reads the first as the word and, at the second,
+loses what it had read of the run.
+
 A *neutral* word (:func:`neutral_words`: ``--+w``) is one no rule can tell from any other
 word it does not name: it is no rule's word, runs as no rule's program, is no path argument
 (it starts with ``-``) and gives no option a rule looks for. A *fresh spelling* of a program
@@ -34,6 +42,8 @@ from ..core.vocabulary import Behavior
 from .automaton import Nfa, SymbolSet
 
 __all__ = [
+    "IN_PLACE",
+    "NEW_RUN",
     "WordAlphabet",
     "WordDomain",
     "add_pattern",
@@ -46,6 +56,7 @@ __all__ = [
     "pattern_key",
     "provided_atoms",
     "quoted",
+    "told_apart",
 ]
 
 _WILDCARD = "*"
@@ -104,15 +115,31 @@ def fresh_spelling(key: str, taken_words: Iterable[str]) -> str:
         prefix += "+"
 
 
-class WordAlphabet:
-    """The words the rules spell and the extra words asked for (symbols ``0..n-1``), and a
-    neutral word (symbol ``n``) standing for every other word."""
+IN_PLACE = "<"
+"""The redirection of an in-place twin: its target is read as a word where it stands."""
+NEW_RUN = "&>"
+"""The redirection of a new-run twin: the runs break before its target."""
 
-    def __init__(self, words: Iterable[str], neutral: str) -> None:
+
+class WordAlphabet:
+    """The words the rules spell and the extra words asked for (symbols ``0..n-1``), a
+    neutral word (symbol ``n``) standing for every other word, and the twins (symbols
+    above ``n``) of the ``twinned`` words and of the neutral one: each as the target of an
+    :data:`IN_PLACE` and of a :data:`NEW_RUN` redirection. A word without twins is one no
+    deny or ask pattern tells from the neutral word: the neutral word's twins stand for
+    its."""
+
+    def __init__(self, words: Iterable[str], neutral: str, twinned: Iterable[str] = ()) -> None:
         self.words = tuple(sorted({w for w in words if w != _WILDCARD}))
         self._ids = {word: index for index, word in enumerate(self.words)}
         self.other = len(self.words)
         self.other_word = neutral
+        bases = [*sorted(self._ids[w] for w in set(twinned) if w in self._ids), self.other]
+        self.in_place = {base: self.other + 1 + i for i, base in enumerate(bases)}
+        self.new_run = {base: self.other + 1 + len(bases) + i for i, base in enumerate(bases)}
+        self.twin_of = {twin: (IN_PLACE, base) for base, twin in self.in_place.items()}
+        self.twin_of |= {twin: (NEW_RUN, base) for base, twin in self.new_run.items()}
+        self.twins = SymbolSet(frozenset(self.twin_of))
 
     def of(self, word: str) -> int:
         """The symbol of a word of the alphabet."""
@@ -122,37 +149,85 @@ class WordAlphabet:
         """The words of the alphabet that run as the program ``key`` (by basename)."""
         return frozenset(i for i, word in enumerate(self.words) if program_key(word) == key)
 
-    def text(self, symbols: Sequence[int]) -> tuple[str, ...]:
-        """The words of a symbol string."""
-        return tuple(self.other_word if s == self.other else self.words[s] for s in symbols)
+    def word(self, symbol: int) -> str:
+        """The word of a symbol (of a twin: its target)."""
+        symbol = self.twin_of.get(symbol, ("", symbol))[1]
+        return self.other_word if symbol == self.other else self.words[symbol]
+
+    def command(
+        self, symbols: Sequence[int]
+    ) -> tuple[tuple[str, ...], tuple[tuple[int, str, str], ...]]:
+        """The words of a symbol string, and its redirections: (the index of the word they
+        stand before, operator, target)."""
+        words: list[str] = []
+        redirections: list[tuple[int, str, str]] = []
+        for symbol in symbols:
+            twin = self.twin_of.get(symbol)
+            if twin is None:
+                words.append(self.word(symbol))
+            else:
+                redirections.append((len(words), twin[0], self.word(symbol)))
+        return tuple(words), tuple(redirections)
+
+    def in_run(self, symbols: SymbolSet, *, starting: bool = False) -> SymbolSet:
+        """``symbols`` as the deny and ask patterns read them inside a run: each word with
+        its in-place twin, no new-run twin (the run ends there); with ``starting``, a word's
+        new-run twin too (it starts the run it is read in)."""
+        ids = symbols.symbols
+        if symbols.negated:
+            hidden = {self.in_place[s] for s in ids if s in self.in_place}
+            return SymbolSet(ids | hidden | frozenset(self.new_run.values()), negated=True)
+        twins = [self.in_place, self.new_run] if starting else [self.in_place]
+        return SymbolSet(ids | {t[s] for t in twins for s in ids if s in t})
+
+    def new_runs(self, symbols: SymbolSet) -> SymbolSet:
+        """The new-run twins of ``symbols``: what starts a run with one of them."""
+        ids = symbols.symbols
+        if symbols.negated:
+            return SymbolSet(frozenset(t for s, t in self.new_run.items() if s not in ids))
+        return SymbolSet(frozenset(self.new_run[s] for s in ids if s in self.new_run))
 
 
 class WordDomain:
-    """Every word sequence is a simple command; ``barred`` words may stand only first (as
-    the program), where no file rule reads them."""
+    """Every word sequence with a word is a simple command, redirections before, between and
+    after its words; so is the empty line. ``barred`` words may stand only first (as the
+    program), where no file rule reads them; the twins of ``files`` never stand (a file as a
+    redirection's target is searched where its file regions are)."""
 
-    def __init__(self, alphabet: WordAlphabet, barred: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self,
+        alphabet: WordAlphabet,
+        barred: frozenset[int] = frozenset(),
+        files: frozenset[int] = frozenset(),
+    ) -> None:
         self._alphabet = alphabet
         self._barred = barred
-        self.start: Hashable = 0
+        self._files = files
+        self._other_twins = frozenset(
+            t for t, (_, base) in alphabet.twin_of.items() if base == alphabet.other
+        )
+        self.start: Hashable = 0  # 0: nothing yet, 1: redirections only, 2: a word read
 
     def step(self, state: Hashable, symbol: int) -> Hashable | None:
-        """Any word may follow, a barred one only first."""
-        if state and symbol in self._barred:
+        """Any word may follow, a barred one only first; a twin of a file never."""
+        twin = self._alphabet.twin_of.get(symbol)
+        if twin is not None:
+            return None if twin[1] in self._files else state or 1
+        if state == 2 and symbol in self._barred:
             return None
-        return 1
+        return 2
 
     def accepting(self, state: Hashable) -> bool:
-        """Every sequence, the empty line included."""
-        return True
+        """Every sequence with a word, and the empty line."""
+        return state != 1
 
     def split(self, named: frozenset[int]) -> tuple[frozenset[int], int | None]:
-        """The neutral word stands for every word no live edge names; barred words are
-        tried one by one."""
-        return self._barred - named, self._alphabet.other
+        """The neutral word stands for every word no live edge names; barred words and the
+        neutral word's twins are tried one by one."""
+        return (self._barred | self._other_twins) - named, self._alphabet.other
 
     def rank(self, symbol: int) -> int:
-        """The neutral word first, then the alphabet in order."""
+        """The neutral word first, then the alphabet in order, then the twins."""
         return -1 if symbol == self._alphabet.other else symbol
 
 
@@ -162,20 +237,41 @@ def pattern_key(pattern: CommandPattern, behavior: Behavior) -> Hashable:
     return (pattern.alternatives, behavior is Behavior.ALLOW)
 
 
+def told_apart(pattern: CommandPattern, words: Iterable[str]) -> frozenset[str]:
+    """The ``words`` the deny or ask ``pattern`` tells from the neutral word: those that run
+    as its program, spell one of its further choices or give one of its options' atoms
+    (:func:`add_pattern` names no other)."""
+    rest = pattern.alternatives[1:]
+    spelled = {word for choice in rest for word in choice}
+    atoms = [atom for word in spelled if is_option(word) for atom in option_atoms(word)]
+    return frozenset(
+        word
+        for word in words
+        if word in spelled
+        or (pattern.key != _WILDCARD and program_key(word) == pattern.key)
+        or provided_atoms(word, atoms)
+    )
+
+
 def add_pattern(
     nfa: Nfa, pattern: CommandPattern, behavior: Behavior, alphabet: WordAlphabet, id_: int
 ) -> int:
     """Add ``pattern`` as a rule of ``behavior`` reads it (``id_`` names it); returns its
-    start state. Allow: the words of a choice at each position, from the first word. Deny and
-    ask: the program by basename anywhere, then each further plain choice in order
-    with anything between, while the words after the program gather the options'
-    atoms (states: plain choices read x atoms seen)."""
+    start state. Allow: the words of a choice at each position, from the first word,
+    redirections skipped. Deny and ask: the program by basename anywhere in a run, then
+    each further plain choice in order with anything between, while the words after the
+    program gather the options' atoms (states: plain choices read x atoms seen); a new run
+    starts the search of the run again, once the pattern has hit it stays hit."""
     anything = SymbolSet(frozenset(), negated=True)
     if behavior is Behavior.ALLOW:
         start = state = nfa.state()
         for choice in pattern.alternatives:
+            nfa.edge(state, alphabet.twins, state)  # a redirection's target is no word here
             nxt = nfa.state()
-            nfa.edge(state, _reads(choice, alphabet), nxt)
+            reads = _reads(choice, alphabet)
+            if reads.negated:
+                reads = SymbolSet(reads.symbols | alphabet.twins.symbols, negated=True)
+            nfa.edge(state, reads, nxt)
             state = nxt
         nfa.edge(state, anything, state)
         nfa.accept(state, id_)
@@ -191,27 +287,38 @@ def add_pattern(
         if mask:
             providers[symbol] = mask
     quiet = frozenset(providers)
+    in_run = alphabet.in_run
     start = nfa.state()
     nfa.edge(start, anything, start)
     masks = range(1 << len(atoms))
     states = {(i, m): nfa.state() for i in range(len(plain) + 1) for m in masks}
-    program = anything if pattern.key == _WILDCARD else SymbolSet(alphabet.programs(pattern.key))
+    programs = SymbolSet(alphabet.programs(pattern.key))
+    program = anything if pattern.key == _WILDCARD else in_run(programs, starting=True)
     nfa.edge(start, program, states[(0, 0)])
+    new_runs = SymbolSet(frozenset(alphabet.new_run.values()))
     for (i, m), state in states.items():
-        nfa.edge(state, SymbolSet(quiet, negated=True), state)
+        nfa.edge(state, in_run(SymbolSet(quiet, negated=True)), state)
         for symbol, mask in providers.items():
-            nfa.edge(state, SymbolSet(frozenset((symbol,))), states[(i, m | mask)])
+            nfa.edge(state, in_run(SymbolSet(frozenset((symbol,)))), states[(i, m | mask)])
         if i < len(plain):
             reads = _reads(plain[i], alphabet)
             if reads.negated:
-                nfa.edge(state, SymbolSet(reads.symbols | quiet, negated=True), states[(i + 1, m)])
+                following = in_run(SymbolSet(reads.symbols | quiet, negated=True))
             else:
-                nfa.edge(state, SymbolSet(reads.symbols - quiet), states[(i + 1, m)])
+                following = in_run(SymbolSet(reads.symbols - quiet))
+            nfa.edge(state, following, states[(i + 1, m)])
             for symbol, mask in providers.items():
                 if symbol in reads:
-                    nfa.edge(state, SymbolSet(frozenset((symbol,))), states[(i + 1, m | mask)])
+                    edge = in_run(SymbolSet(frozenset((symbol,))))
+                    nfa.edge(state, edge, states[(i + 1, m | mask)])
         elif all(any(sum(bit[a] for a in need) & ~m == 0 for need in c) for c in options):
             nfa.accept(state, id_)
+            nfa.edge(state, new_runs, state)
+            continue
+        # A new run: what was read of this one is lost; its first word may be the program.
+        nfa.edge(state, new_runs, start)
+        restart = new_runs if pattern.key == _WILDCARD else alphabet.new_runs(programs)
+        nfa.edge(state, restart, states[(0, 0)])
     return start
 
 

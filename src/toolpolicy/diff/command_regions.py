@@ -21,7 +21,9 @@ patterns is needed (it is exponential in the number of deny and ask patterns):
 2. *No hit on a side.* Then the allow rules decide that side, which depend on the first
    words exactly: a search over the allow patterns' words (:func:`.automaton.explore`),
    with the deny and ask patterns whose programs those words can run kept in the automaton
-   and every word that is a denied or asked file kept out of the arguments. A line with a
+   and every word that is a denied or asked file kept out of the arguments; redirections
+   between the words are spelled too (the deny and ask patterns read their targets, the
+   allow patterns do not: :class:`~.command_language.WordAlphabet`). A line with a
    hit on the other side needs that hit too: one such search per deny or ask pattern and
    per file word that only one side hits. Each search stops a line at a hit on a side that
    must stay quiet (the line is then one of 1) and leaves out the patterns the tracked one
@@ -70,6 +72,7 @@ from .command_language import (
     neutral_words,
     pattern_key,
     quoted,
+    told_apart,
 )
 from .command_witnesses import occurrence_witnesses
 from .twin import Here
@@ -97,33 +100,52 @@ Source = int | Decision
 
 
 UNREAD_WRITE = "&>"
-"""A write redirection whose target the deny and ask patterns do not read as a word (as
-``>|`` and ``>&``; ``>``'s they read in its place): both are searched."""
+"""A write redirection whose target the deny and ask patterns do not read in its command's
+run of words (it starts a run of its own, as ``>|``'s and ``>&``'s; ``>``'s they read in its
+place): both are searched."""
 
 
 class Command(NamedTuple):
-    """One simple command of a witness line: its words and at most one redirection."""
+    """One simple command of a witness line: its words, at most one redirection after them
+    (``redirect``, ``target``) and redirections between them that only the deny and ask
+    patterns read (``hidden``: the index of the word each stands before, its operator —
+    :data:`~.command_language.IN_PLACE` or :data:`~.command_language.NEW_RUN` — and its
+    target)."""
 
     words: tuple[str, ...]
     redirect: str = ""
     target: str = ""
     background: bool = False
+    hidden: tuple[tuple[int, str, str], ...] = ()
 
     @property
     def read_words(self) -> tuple[str, ...]:
         """The words the deny and ask patterns read: the target of a redirection too, in
-        its place, but for :data:`UNREAD_WRITE`'s."""
+        its place, but for :data:`UNREAD_WRITE`'s (the hidden redirections not counted)."""
         if self.redirect and self.redirect != UNREAD_WRITE:
             return (*self.words, self.target)
         return self.words
 
     @property
+    def seen_words(self) -> tuple[str, ...]:
+        """Every word and target in the order written (runs not told apart): what a
+        region's description matches the patterns against."""
+        words = [*self.words, self.target] if self.redirect else list(self.words)
+        for index, _, target in reversed(self.hidden):
+            words.insert(index, target)
+        return tuple(words)
+
+    @property
     def text(self) -> str:
         """The command as written in a line (``&``: run in the background)."""
-        text = quoted(self.words)
+        pieces = [quoted((word,)) for word in self.words]
+        for index, operator, target in reversed(self.hidden):
+            pieces.insert(index, f"{operator} {quoted((target,))}")
         if self.redirect:
-            text = f"{text} {self.redirect} {quoted((self.target,))}"
-        return f"{text} &" if self.background else text
+            pieces.append(f"{self.redirect} {quoted((self.target,))}")
+        if self.background:
+            pieces.append("&")
+        return " ".join(pieces)
 
 
 class SideSignature(NamedTuple):
@@ -402,9 +424,10 @@ class _Search:
         """Whether ``command``'s signature follows from known ones (see :meth:`redirection`);
         if so, it is kept."""
         words, operator, word = command.words, command.redirect, command.target
-        if words == (self.neutral,):
+        if words == (self.neutral,) or command.hidden:
             # ``w > PATH`` and ``w < PATH`` are decided by the engine: the argument of ``w PATH``
-            # is also a possible write of ``w``'s, a read redirection's target is not
+            # is also a possible write of ``w``'s, a read redirection's target is not; so is
+            # a command with redirections between its words (the patterns read them there)
             return False
         fields = [(s.redirect_deny, s.redirect_ask) for s in self.redirection(
             (self.neutral,), operator, word
@@ -535,7 +558,7 @@ class _Search:
             one_sided = [key in self.hit_keys[0], key in self.hit_keys[1]]
             if one_sided[0] != one_sided[1] and self.allowing[one_sided.index(False)]:
                 hit = one_sided.index(True)
-                witnesses = self._explore((pattern, behavior))
+                hit_lines = self._explore((pattern, behavior))
                 if self.hit_keys[hit][key][0]:  # an ask
                     denying = [
                         (operator, word)
@@ -543,12 +566,12 @@ class _Search:
                         if self.redirection((self.neutral,), operator, word)[hit].redirect_deny
                         is not None
                     ]
-                    lines += [(witness, denying) for witness in witnesses]
+                    lines += [(line, denying) for line in hit_lines]
         self.prefetch(
             command
             for prefix, targets in lines
             for operator, word in targets
-            if (command := Command(prefix, operator, word)) not in self.cache
+            if (command := prefix._replace(redirect=operator, target=word)) not in self.cache
             and not self._derived(command)
         )
         for word in sorted(set(self.words) - set(tracked)):
@@ -624,9 +647,7 @@ class _Search:
 
     # -- searches for lines an allow decides on a side -----------------------------------
 
-    def _explore(
-        self, tracked: tuple[CommandPattern, Behavior] | str | None
-    ) -> list[tuple[str, ...]]:
+    def _explore(self, tracked: tuple[CommandPattern, Behavior] | str | None) -> list[Command]:
         """The allow patterns' words, with the deny and ask patterns they can run, and
         ``tracked`` (a pattern, or a file word as an argument) that must be reachable.
 
@@ -636,7 +657,12 @@ class _Search:
         sides is decided by them alone (as the lines of step 1 are), and one where another
         pattern beats ``tracked`` is that pattern's search. A pattern ``tracked`` beats is
         left out: it changes nothing where ``tracked`` hits. Without this the search grows
-        with every mix of the started patterns."""
+        with every mix of the started patterns.
+
+        The lines have redirections between their words too, whose targets the deny and ask
+        patterns read and the allow patterns do not (the twins of
+        :class:`~.command_language.WordAlphabet`): of each word a deny or ask pattern here
+        tells apart, and of the neutral word."""
         words = {w for p, _ in self.allows for c in p.alternatives for w in c}
         extra: set[str] = set()
         if isinstance(tracked, tuple):
@@ -657,10 +683,6 @@ class _Search:
                     chosen[key] = (pattern, behavior)
                     words |= {w for c in pattern.alternatives for w in c}
                     grown = True
-        alphabet = WordAlphabet(words | extra, self.neutral)
-        barred = frozenset(
-            alphabet.of(w) for w in alphabet.words if w != tracked and any(self.hits_files(w))
-        )
         if tracked is not None:
             if isinstance(tracked, tuple):
                 hit = int(pattern_key(*tracked) in self.hit_keys[1])
@@ -678,14 +700,22 @@ class _Search:
         items = [*self.allows, *chosen.values()]
         if isinstance(tracked, tuple):
             items.append(tracked)
+        # Only the tracked pattern's words need twins: the other deny and ask patterns here
+        # only stop a line, which a word of theirs hidden from the allow patterns never
+        # helps; the neutral word's twins break a run without hitting anything.
+        spelled = words | extra
+        twinned = told_apart(tracked[0], spelled) if isinstance(tracked, tuple) else ()
+        alphabet = WordAlphabet(spelled, self.neutral, twinned)
+        files = frozenset(alphabet.of(w) for w in alphabet.words if any(self.hits_files(w)))
+        barred = files - ({alphabet.of(tracked)} if isinstance(tracked, str) else set())
         starts = [add_pattern(nfa, p, b, alphabet, i) for i, (p, b) in enumerate(items)]
         if isinstance(tracked, str):
-            starts.append(_argument(nfa, alphabet.of(tracked), len(items)))
+            starts.append(_argument(nfa, alphabet, alphabet.of(tracked), len(items)))
         try:
             found = explore(
                 nfa.compiled(),
                 starts,
-                WordDomain(alphabet, barred),
+                WordDomain(alphabet, barred, files),
                 prune=stop,
                 limit=SEARCH_STATES,
             )
@@ -695,12 +725,13 @@ class _Search:
         # With something tracked, only the lines it hits are new (the rest are the base
         # search's: no file or pattern of one side only is needed for them).
         target = None if tracked is None else len(items) - isinstance(tracked, tuple)
-        witnesses = [
-            alphabet.text(symbols)
+        spelled_lines = (
+            alphabet.command(symbols)
             for matched, symbols in found.items()
             if symbols and (target is None or target in matched)
-        ]
-        self.prefetch(Command(witness) for witness in witnesses)
+        )
+        witnesses = [Command(words, hidden=hidden) for words, hidden in spelled_lines]
+        self.prefetch(witnesses)
         return witnesses
 
     # -- joining commands into lines ----------------------------------------------------
@@ -722,7 +753,7 @@ class _Search:
         # commands covers it; the files its redirections write are decided, then every word
         # as what a program may write; its deny and ask hits stay.
         hidden: dict[_Pair, Command] = {}
-        words = [Command(c.read_words, background=True) for _, c in parts]
+        words = [Command(c.read_words, background=True, hidden=c.hidden) for _, c in parts]
         for ((a, b), command), (alone_a, alone_b) in zip(parts, self._signed(words), strict=True):
             writes = command.redirect not in ("", "<")
             pair = (_hidden(a, alone_a, writes), _hidden(b, alone_b, writes))
@@ -894,11 +925,13 @@ class _Texts(dict[Command, str]):
         return text
 
 
-def _argument(nfa: Nfa, symbol: int, id_: int) -> int:
-    """A pseudo-pattern: ``symbol`` stands somewhere after the first word."""
+def _argument(nfa: Nfa, alphabet: WordAlphabet, symbol: int, id_: int) -> int:
+    """A pseudo-pattern: ``symbol`` stands somewhere after the first word (redirections
+    before that word are no word)."""
     anything = SymbolSet(frozenset(), negated=True)
     start, after, hit = nfa.state(), nfa.state(), nfa.state()
-    nfa.edge(start, anything, after)
+    nfa.edge(start, alphabet.twins, start)
+    nfa.edge(start, SymbolSet(alphabet.twins.symbols, negated=True), after)
     nfa.edge(after, anything, after)
     nfa.edge(after, SymbolSet(frozenset((symbol,))), hit)
     nfa.edge(hit, anything, hit)

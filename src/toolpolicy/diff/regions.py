@@ -172,9 +172,7 @@ def argument_regions(
                 cache[key] = [
                     _Found(
                         command_line([c.text for c in region.commands]),
-                        tuple(
-                            (*c.words, c.target) if c.redirect else c.words for c in region.commands
-                        ),
+                        tuple(c.seen_words for c in region.commands),
                         region.left,
                         region.right,
                         region.special,
