@@ -12,14 +12,14 @@ from .conftest import run_cli
 EQUIVALENT_P03 = """\
 left:  P03@workspace-write
 right: P03@workspace-write
-calls: 112 for 31 argument regions, 9 physical probes, 0 recorded
+calls: 116 for 32 argument regions, 9 physical probes, 0 recorded
 
 no differences
 
 Facts the rules cannot see (the workspace boundary, symlinks, the protected set) are the \
 same on both sides; the physical probes check how each side treats them.
 
-verdict: equivalent (0 of 121 calls decided differently: 0 widen, 0 narrow; \
+verdict: equivalent (0 of 125 calls decided differently: 0 widen, 0 narrow; \
 0 same behavior with a different source)
 """
 
@@ -37,7 +37,7 @@ def test_the_two_default_presets_print_a_table_and_exit_1(tmp_path: Path) -> Non
     assert lines[:3] == [
         "left:  P03@workspace-write",
         "right: P03@danger-full-access",
-        "calls: 112 for 31 argument regions, 9 physical probes, 0 recorded",
+        "calls: 116 for 32 argument regions, 9 physical probes, 0 recorded",
     ]
     assert lines[4] == "Argument regions (every value the rules tell apart, shortest witness):"
     assert lines[5].split() == ["CALL", "LEFT", "RIGHT", "CHANGE"]
@@ -48,7 +48,7 @@ def test_the_two_default_presets_print_a_table_and_exit_1(tmp_path: Path) -> Non
     assert lines[7] == "      left: no rule; right: no rule"
     assert "Physical probes" not in done.stdout  # the presets treat the boundary alike
     assert lines[-1] == (
-        "verdict: less-permissive (12 of 121 calls decided differently: 0 widen, 12 narrow; "
+        "verdict: less-permissive (14 of 125 calls decided differently: 0 widen, 14 narrow; "
         "3 same behavior with a different source)"
     )
     assert not any(line.endswith(" none") for line in lines)
@@ -85,7 +85,7 @@ def test_json_has_the_documented_shape(tmp_path: Path) -> None:
         "P03@workspace-write",
         "less-permissive",
     )
-    assert out["summary"] == {"widen": 0, "narrow": 20, "same": 4}
+    assert out["summary"] == {"widen": 0, "narrow": 20, "same": 5}
     assert out["recorded"] is None
     assert out["differences"][0]["call"] == {"tool": "shell", "arguments": {"command": "w > /"}}
     first = next(d for d in out["differences"] if d["call"]["tool"] == "write_file")
@@ -121,8 +121,8 @@ def test_json_has_the_documented_shape(tmp_path: Path) -> None:
             "special": None,
         },
     }
-    assert len(out["differences"]) == 24
-    assert (out["probes"], out["regions"]) == (121, 31)
+    assert len(out["differences"]) == 25
+    assert (out["probes"], out["regions"]) == (125, 32)
     physical = [d for d in out["differences"] if d["region"] is None]
     assert {d["origin"] for d in physical} == {
         "boundary: '..' climbs out of the workspace",
@@ -142,7 +142,7 @@ def test_all_also_lists_the_probes_that_agree(tmp_path: Path) -> None:
     text = run_cli("diff", "P03", "P03", "--all", cwd=tmp_path)
     assert text.returncode == 0
     rows = [line for line in text.stdout.splitlines() if line.endswith(" none")]
-    assert len(rows) == 121
+    assert len(rows) == 125
 
 
 def test_markdown_is_a_table_to_paste_into_a_pull_request(tmp_path: Path) -> None:
@@ -151,8 +151,8 @@ def test_markdown_is_a_table_to_paste_into_a_pull_request(tmp_path: Path) -> Non
     lines = done.stdout.splitlines()
     assert lines[0] == "### toolpolicy diff: `P02@workspace-write` → `P03@workspace-write`"
     assert lines[2] == (
-        "**Verdict: less-permissive** (20 of 121 calls decided differently: 0 widen, 20 narrow; "
-        "4 same behavior with a different source)."
+        "**Verdict: less-permissive** (20 of 125 calls decided differently: 0 widen, 20 narrow; "
+        "5 same behavior with a different source)."
     )
     assert lines[4:9] == [
         "#### Argument regions (every value the rules tell apart, shortest witness)",
@@ -235,7 +235,7 @@ def test_recorded_calls_are_replayed_and_skipped_lines_reported(tmp_path: Path, 
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     assert lines[2] == (
-        "calls: 148 for 40 argument regions, 9 physical probes, 1 recorded (replayed 1 recorded "
+        "calls: 156 for 42 argument regions, 9 physical probes, 1 recorded (replayed 1 recorded "
         "calls from audit.jsonl; 1 lines not replayable: no arguments recorded (record with "
         "--audit-arguments))"
     )

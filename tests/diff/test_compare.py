@@ -194,12 +194,13 @@ def test_the_verdict_of_mixed_changes_is_incomparable(tmp_path: Path) -> None:
     both = tmp_path / "both.yaml"
     both.write_text(TEAM_POLICY + GIT_STATUS_POLICY.split("rules:\n", 1)[1], encoding="utf-8")
     report = run_diff("P03", str(both))
-    # One widen (git status); four narrows on the file tools, two on a shell line writing
-    # the same file (with and without escalation). A protected write is denied on both
-    # sides alike: the boundary decides written files with or without rules.
-    assert (report.count(Change.WIDEN), report.count(Change.NARROW)) == (1, 6)
+    # One widen (git status); four narrows on the file tools, four on shell lines writing
+    # the same file (with and without escalation; alone, and after reading outside, which
+    # P03 asks for in a quoted line). A protected write is denied on both sides alike: the
+    # boundary decides written files with or without rules.
+    assert (report.count(Change.WIDEN), report.count(Change.NARROW)) == (1, 8)
     shell = [r for r in report.differences if r.change is Change.NARROW and r.probe.tool == "shell"]
-    assert len(shell) == 2
+    assert len(shell) == 4
     assert {r.right.source for r in shell} == {"no-vendored-c"}
     assert report.verdict is Verdict.INCOMPARABLE
 
@@ -244,3 +245,57 @@ def test_a_request_for_a_mode_no_wider_than_a_sides_is_a_region_of_its_own(
     for side, outcome in (("workspace-write", found.left), ("read-only", found.right)):
         decided = load("P03", preset=side, workspace=tmp_path).check("write_file", arguments)
         assert (decided.behavior, decided.source) == (outcome.behavior, outcome.source)
+
+
+def test_a_side_that_reads_files_only_on_some_lines_shows_its_boundary_pairs(
+    tmp_path: Path,
+) -> None:
+    """A profile without rules of its own decides a line's files only on some lines (a
+    quote, a ``$``, a glob, a protected name, ``rm -r``, ``curl``); P02 → P03 once missed
+    ``rm -r /tmp/x`` (the same behavior, another source; a strict xfail in round 31). The
+    search now spells every command quoted too, where such a side reads it."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    line = "rm -r /tmp/x"
+    p02 = load("P02", workspace=ws).check("shell", {"command": line})
+    p03 = load("P03", workspace=ws).check("shell", {"command": line})
+    assert (p02.behavior.label, p02.source) == ("ask", "shell-default")
+    assert (p03.behavior.label, p03.source) == ("ask", "workspace-boundary")
+    report = run_diff("P02", "P03", workspace=str(ws))
+    pairs = {
+        ((r.left.behavior.label, r.left.source), (r.right.behavior.label, r.right.source))
+        for r in report.differences
+        if r.probe.tool == "shell"
+    }
+    assert (("ask", "shell-default"), ("ask", "workspace-boundary")) in pairs
+    assert report.incomplete is None
+
+
+def test_a_pattern_word_no_run_holds_leaves_the_diff_inconclusive(tmp_path: Path) -> None:
+    """Red team, round 32: the runs of words the deny and ask patterns read never hold a
+    word with ``=``, ``:``, ``,``, a blank or a quote, so the engine never hits ``*
+    https://evil.example``; the search read it as any other word and called two policies
+    ``equivalent`` that decide ``curl https://evil.example`` differently."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    deny = (
+        "  - name: no-evil\n    behavior: deny\n    reason: refused\n"
+        '    match:\n      tools: [shell]\n      commands: ["* https://evil.example"]\n'
+    )
+    allow = (
+        "  - name: fetch\n    behavior: allow\n    reason: ok\n"
+        '    match:\n      tools: [shell]\n      commands: ["curl https://evil.example"]\n'
+    )
+    head = "apiVersion: toolpolicy/v1\nkind: Policy\nname: {}\nextends: P03\nrules:\n"
+    left, right = tmp_path / "left.yaml", tmp_path / "right.yaml"
+    left.write_text(head.format("left") + deny + allow, encoding="utf-8")
+    right.write_text(head.format("right") + deny, encoding="utf-8")
+    line = {"command": "curl https://evil.example"}
+    assert load(str(left), workspace=ws).check("shell", line).source == "fetch"
+    assert load(str(right), workspace=ws).check("shell", line).source == "shell-default"
+    report = run_diff(str(left), str(right), workspace=str(ws))
+    assert report.verdict is Verdict.INCONCLUSIVE
+    assert report.incomplete is not None
+    assert "the pattern '* https://evil.example' holds a word no run of words holds" in (
+        report.incomplete
+    )

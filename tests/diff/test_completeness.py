@@ -173,6 +173,11 @@ def _universe(root: str, home: str) -> Iterator[tuple[str, dict[str, object]]]:
         yield "shell", {"command": f"{first} {second} &> {third} {fourth}"}
         yield "shell", {"command": f"{first} < {second} {third} {fourth}"}
         yield "shell", {"command": f"{first} '{second} {third}' {fourth}"}
+    # A line the engine reads for its files on a side without rules of its own (a quote, a
+    # program that writes below its folders): the boundary's decisions (round 31, third look).
+    for path in ("a", "a/b", "/", "/a", f"{root}/a", f"{home}/a", "~/a"):
+        yield "shell", {"command": f"c '{path}'"}
+        yield "shell", {"command": f"rm -r {path}"}
     # Outside the plain subset, the files a line writes are still decided, its reads not.
     for head, op, target in itertools.product(("a", "c"), "<>", _REDIRECT_TARGETS):
         yield "shell", {"command": f"{head} {op} {target} &"}
@@ -565,9 +570,11 @@ def test_a_read_rule_on_a_shell_argument_is_a_region(tmp_path: Path) -> None:
         if r.probe.tool == "shell" and r.right.source == "r0" and r.probe.origin == "region"
     ]
     # ``w secret`` first; the others join it with a write the boundary refuses on both sides
-    # (``w < secret ; w > /``): decided by r0 on the right, by the boundary on the left.
+    # (``w < secret ; w > /``), or with a read outside that P03 asks for in a line it reads
+    # (a quoted one): decided by r0 on the right, by the boundary on the left.
     assert shell[0].probe.arguments == {"command": "w secret"}
-    assert all(" > " in str(r.probe.arguments["command"]) for r in shell[1:])  # type: ignore[index]
+    commands = [str(r.probe.arguments["command"]) for r in shell[1:]]  # type: ignore[index]
+    assert all(" > " in command or command.startswith("'") for command in commands)
     region = shell[0].probe.region
     assert region is not None
     assert region.describe() == "left: no rule; right: r0 (deny: secret)"

@@ -27,6 +27,8 @@ def test_every_tool_of_either_side_gets_a_call_per_region(tmp_path: Path) -> Non
         ("shell", {"command": "w > /"}),
         ("shell", {"command": "w > .git"}),
         ("shell", {"command": "w > .codex"}),
+        # P03 reads a quoted line's files (P01 never): reading outside asks there
+        ("shell", {"command": "'w' '/'"}),
         ("read_file", {"path": "b"}),
         ("write_file", {"path": "b", "content": "x"}),
         ("edit_file", {"path": "b", "old_string": "a", "new_string": "b"}),
@@ -123,12 +125,14 @@ def test_a_command_rule_yields_its_region_and_the_rest(tmp_path: Path, git_statu
         "w > .codex",
         "w > 'git-\ufb05atus.yaml'",
         "git status",
+        "'w' '/'",  # P03 reads a quoted line's files: the boundary's ask, not shell-default
         "",
         # the policy file is one side's only: written first, it decides there, while the
         # other side's boundary decides the second write
         "w > 'git-\ufb05atus.yaml' ; w > /",
         "w > 'git-\ufb05atus.yaml' ; w > .git",
         "w > 'git-\ufb05atus.yaml' ; w > .codex",
+        "'w' '/' ; 'w' > 'git-\ufb05atus.yaml'",
     ]
 
 

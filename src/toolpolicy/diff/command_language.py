@@ -47,6 +47,7 @@ __all__ = [
     "WordAlphabet",
     "WordDomain",
     "add_pattern",
+    "always_quoted",
     "command_line",
     "fresh_spelling",
     "is_option",
@@ -339,6 +340,11 @@ def command_line(commands: Sequence[str]) -> str:
 def quoted(words: Iterable[str]) -> str:
     """Words shell-quoted and joined by spaces."""
     return " ".join(shlex.quote(word) for word in words)
+
+
+def always_quoted(words: Iterable[str]) -> str:
+    """Words in single quotes (a ``'`` as ``'"'"'``), joined by spaces."""
+    return " ".join("'" + word.replace("'", "'\"'\"'") + "'" for word in words)
 
 
 def _reads(choice: tuple[str, ...], alphabet: WordAlphabet) -> SymbolSet:

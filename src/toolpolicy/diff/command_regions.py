@@ -67,6 +67,7 @@ from .command_language import (
     WordAlphabet,
     WordDomain,
     add_pattern,
+    always_quoted,
     fresh_spelling,
     is_option,
     neutral_words,
@@ -117,6 +118,9 @@ class Command(NamedTuple):
     target: str = ""
     background: bool = False
     hidden: tuple[tuple[int, str, str], ...] = ()
+    shaped: bool = False
+    """Every word and target in single quotes: a line the engine reads for its files even
+    where no rule asks it to (a quote is one of the shapes it reads a line for)."""
 
     @property
     def read_words(self) -> tuple[str, ...]:
@@ -138,11 +142,12 @@ class Command(NamedTuple):
     @property
     def text(self) -> str:
         """The command as written in a line (``&``: run in the background)."""
-        pieces = [quoted((word,)) for word in self.words]
+        quote = always_quoted if self.shaped else quoted
+        pieces = [quote((word,)) for word in self.words]
         for index, operator, target in reversed(self.hidden):
-            pieces.insert(index, f"{operator} {quoted((target,))}")
+            pieces.insert(index, f"{operator} {quote((target,))}")
         if self.redirect:
-            pieces.append(f"{self.redirect} {quoted((self.target,))}")
+            pieces.append(f"{self.redirect} {quote((self.target,))}")
         if self.background:
             pieces.append("&")
         return " ".join(pieces)
@@ -346,6 +351,13 @@ class _Search:
             for side in rules
         )
         self.occurs = [item for item in patterns.values() if item[1] is not Behavior.ALLOW]
+        for pattern, _ in self.occurs:
+            # The runs never hold a word with a break character (``=``, ``:``, ``,``, a blank,
+            # ...) nor a quote: the engine reads such a pattern unlike the search (red team,
+            # round 32; SECURITY.md, known gaps).
+            words = {w for choice in pattern.alternatives for w in choice} - {_WILDCARD}
+            if any(scan_runs(quoted((word,))) != ((word,),) for word in words):
+                self._limit(f"the pattern '{pattern.text}' holds a word no run of words holds")
         # The programs of the patterns whose last plain word is ``*`` (a redirection's
         # target may fill it), all of them (``None``) if one has a wildcard program.
         self.open_programs: frozenset[str] | None = frozenset(
@@ -744,7 +756,31 @@ class _Search:
             if known is None or _length(line, self.texts) < _length(known, self.texts):
                 found[(left, right)] = line
 
-        parts = list(self.parts.items())
+        self._join(list(self.parts.items()), note)
+        if any(_files_on_writes_only(side.policy, side.tool) for side in self.sides):
+            # That side reads a line's files only on some lines, one with a quote among
+            # them, and then reads the whole line: every command decided again, quoted (two
+            # that decide alike unquoted may not quoted), joined with quoted ones only.
+            commands = [command._replace(shaped=True) for command in self.cache]
+            shaped: dict[_Pair, Command] = {}
+            for command, pair in zip(commands, self._signed(commands), strict=True):
+                known = shaped.get(pair)
+                if known is None or len(self.texts[command]) < len(self.texts[known]):
+                    shaped[pair] = command
+            self._join(list(shaped.items()), note)
+        empty = self.decide(Command(()))
+        for name in sorted(set().union(*(side.foreign for side in self.sides))):
+            self._limit(f"the command rule '{name}' decided with another source")
+        limited = INCOMPLETE + "; ".join(self.limits) if self.limits else None
+        out = [CommandRegion((), empty[0].decider, empty[1].decider, EMPTY_SPECIAL)]
+        for (left, right), line in sorted(found.items(), key=lambda item: len(item[1])):
+            several = None if len(line) == 1 else f"{len(line)} simple commands"
+            special = ", ".join(filter(None, (several, limited))) or None
+            out.append(CommandRegion(line, left, right, special))
+        return out
+
+    def _join(self, parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
+        """Each part alone, and the lines joining parts (see the module docstring)."""
         for (a, b), command in parts:
             note((command,), a.decider, b.decider)
         self._hits(parts, note)
@@ -753,7 +789,10 @@ class _Search:
         # commands covers it; the files its redirections write are decided, then every word
         # as what a program may write; its deny and ask hits stay.
         hidden: dict[_Pair, Command] = {}
-        words = [Command(c.read_words, background=True, hidden=c.hidden) for _, c in parts]
+        words = [
+            Command(c.read_words, background=True, hidden=c.hidden, shaped=c.shaped)
+            for _, c in parts
+        ]
         for ((a, b), command), (alone_a, alone_b) in zip(parts, self._signed(words), strict=True):
             writes = command.redirect not in ("", "<")
             pair = (_hidden(a, alone_a, writes), _hidden(b, alone_b, writes))
@@ -771,16 +810,6 @@ class _Search:
             )
 
         self._hits(list(hidden.items()), note_hidden)
-        empty = self.decide(Command(()))
-        for name in sorted(set().union(*(side.foreign for side in self.sides))):
-            self._limit(f"the command rule '{name}' decided with another source")
-        limited = INCOMPLETE + "; ".join(self.limits) if self.limits else None
-        out = [CommandRegion((), empty[0].decider, empty[1].decider, EMPTY_SPECIAL)]
-        for (left, right), line in sorted(found.items(), key=lambda item: len(item[1])):
-            several = None if len(line) == 1 else f"{len(line)} simple commands"
-            special = ", ".join(filter(None, (several, limited))) or None
-            out.append(CommandRegion(line, left, right, special))
-        return out
 
     @staticmethod
     def _hits(parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
