@@ -3,14 +3,19 @@ and the conservative reading of a line that a deny looks in."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
+from toolpolicy import load
 from toolpolicy.compile.command_patterns import (
     CommandPattern,
     CommandPatternError,
     compile_command_pattern,
+    compile_occurrence_pattern,
 )
 from toolpolicy.compile.command_scan import scan_runs
 from toolpolicy.compile.commands import split_command_line
@@ -157,3 +162,79 @@ def test_any_grouping_of_the_rules_letters_hits(letters: list[str], random: st.R
         groups.append("-" + "".join(line_letters[:take]))
         line_letters = line_letters[take:]
     assert denies("rm -" + "".join(letters), "rm " + " ".join(groups) + " x")
+
+
+# --- deny and ask: a pattern holds only words a line's runs can hold -----------------------
+
+
+def occurs(pattern: str, line: str) -> bool:
+    compiled = compile_occurrence_pattern(pattern)
+    return any(compiled.occurs_in(run) for run in split_command_line(line).runs)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("* https://evil.example", ("*", "https", "//evil.example")),
+        ("rm -rf $HOME", ("rm", "-rf", "HOME")),
+        ("rm -rf ${HOME}/x", ("rm", "-rf", "HOME", "/x")),
+        ("x -a=b", ("x", "-a", "b")),
+        ("FOO=1 make", ("FOO", "1", "make")),
+        ("git push --force=yes", ("git", "push", "--force=yes")),  # read by its name
+        ("git status|log", ("git", "status|log")),
+    ],
+)
+def test_a_deny_pattern_is_broken_where_a_lines_words_break(
+    text: str, words: tuple[str, ...]
+) -> None:
+    compiled = compile_occurrence_pattern(text)
+    assert compiled.words == words
+    assert compiled.text == text  # shown as written
+    assert compiled.key == words[0].rsplit("/", 1)[-1] or words[0] == "*"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x a=b|c", "the alternatives of 'a=b|c' break into other words"),
+        ("$ x", "its program '$' is no word a line can hold"),
+    ],
+)
+def test_a_deny_pattern_that_cannot_be_broken_is_refused(text: str, message: str) -> None:
+    with pytest.raises(CommandPatternError, match=re.escape(message)):
+        compile_occurrence_pattern(text)
+
+
+def test_a_deny_on_a_url_denies_the_line_that_names_it(tmp_path: Path) -> None:
+    """Red team, round 32: ``* https://evil.example`` denied nothing, the runs of a line
+    never hold a word with ``:``."""
+    policy = tmp_path / "p.yaml"
+    policy.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: p\nextends: P03\nrules:\n"
+        "  - name: no-evil\n    behavior: deny\n    reason: refused\n    match:\n"
+        '      tools: [shell]\n      commands: ["* https://evil.example", "rm -rf $HOME"]\n',
+        encoding="utf-8",
+    )
+    checked = load(str(policy), workspace=tmp_path)
+    for line in ("curl https://evil.example", "wget -q 'https://evil.example'", "rm -rf $HOME"):
+        decided = checked.check("shell", {"command": line})
+        assert (decided.behavior.label, decided.source) == ("deny", "no-evil"), line
+    assert checked.check("shell", {"command": "curl https://good.example"}).source != "no-evil"
+
+
+_PATTERN_WORD = st.text(alphabet="ab-./=:,${}", min_size=1, max_size=6)
+
+
+@given(st.sampled_from(("x", "*")), st.lists(_PATTERN_WORD, min_size=1, max_size=3))
+@example("*", ["https://evil.example"])
+@example("x", ["-a=b"])
+def test_a_deny_pattern_hits_the_line_that_spells_it(program: str, rest: list[str]) -> None:
+    """The kind: a deny or ask pattern that misses the very line written as its words. Every
+    pattern that compiles hits the plain line of its own words (after a program for ``*``)."""
+    text = " ".join([program, *rest])
+    try:
+        compile_occurrence_pattern(text)
+    except CommandPatternError:
+        return  # refused with a reason: never a rule that silently denies nothing
+    line = " ".join(["prog" if program == "*" else program, *rest])
+    assert occurs(text, line), (text, line)

@@ -271,31 +271,43 @@ def test_a_side_that_reads_files_only_on_some_lines_shows_its_boundary_pairs(
     assert report.incomplete is None
 
 
-def test_a_pattern_word_no_run_holds_leaves_the_diff_inconclusive(tmp_path: Path) -> None:
+def _shell_rules(path: Path, rules: list[tuple[str, str, str]]) -> str:
+    lines = ["apiVersion: toolpolicy/v1", "kind: Policy", f"name: {path.stem}", "extends: P03"]
+    lines.append("rules:")
+    for name, behavior, pattern in rules:
+        lines += [f"  - name: {name}", f"    behavior: {behavior}", "    reason: r", "    match:"]
+        lines += ["      tools: [shell]", f'      commands: ["{pattern}"]']
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_a_deny_pattern_word_with_a_break_character_is_compared_as_the_engine_reads_it(
+    tmp_path: Path,
+) -> None:
     """Red team, round 32: the runs of words the deny and ask patterns read never hold a
-    word with ``=``, ``:``, ``,``, a blank or a quote, so the engine never hits ``*
-    https://evil.example``; the search read it as any other word and called two policies
-    ``equivalent`` that decide ``curl https://evil.example`` differently."""
+    word with ``=``, ``:`` or ``,``; the engine never hit ``a=b`` while the search read it as
+    a word, and called two sides ``equivalent`` that decided ``x a=b`` differently. Both now
+    read it as ``a b``: the sides agree, and the diff says so completely."""
     ws = tmp_path / "ws"
     ws.mkdir()
-    deny = (
-        "  - name: no-evil\n    behavior: deny\n    reason: refused\n"
-        '    match:\n      tools: [shell]\n      commands: ["* https://evil.example"]\n'
-    )
-    allow = (
-        "  - name: fetch\n    behavior: allow\n    reason: ok\n"
-        '    match:\n      tools: [shell]\n      commands: ["curl https://evil.example"]\n'
-    )
-    head = "apiVersion: toolpolicy/v1\nkind: Policy\nname: {}\nextends: P03\nrules:\n"
-    left, right = tmp_path / "left.yaml", tmp_path / "right.yaml"
-    left.write_text(head.format("left") + deny + allow, encoding="utf-8")
-    right.write_text(head.format("right") + deny, encoding="utf-8")
-    line = {"command": "curl https://evil.example"}
-    assert load(str(left), workspace=ws).check("shell", line).source == "fetch"
-    assert load(str(right), workspace=ws).check("shell", line).source == "shell-default"
-    report = run_diff(str(left), str(right), workspace=str(ws))
-    assert report.verdict is Verdict.INCONCLUSIVE
+    ask = ("p", "ask", "a=b")
+    left = _shell_rules(tmp_path / "left.yaml", [ask, ("al", "allow", "x a=b")])
+    right = _shell_rules(tmp_path / "right.yaml", [ask])
+    for side in (left, right):
+        decided = load(side, workspace=ws).check("shell", {"command": "x a=b"})
+        assert (decided.behavior.label, decided.source) == ("ask", "p")
+    report = run_diff(left, right, workspace=str(ws))
+    assert (report.verdict, report.incomplete) == (Verdict.EQUIVALENT, None)
+
+
+def test_a_long_option_value_no_run_holds_leaves_the_diff_inconclusive(tmp_path: Path) -> None:
+    """A long option keeps its value (``--o=b`` is read by its name), a word the runs never
+    hold (they hold ``--o`` and ``b``): the search does not model it and says so."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    left = _shell_rules(tmp_path / "left.yaml", [("d", "deny", "x --o=b")])
+    right = _shell_rules(tmp_path / "right.yaml", [("a", "allow", "x")])
+    report = run_diff(left, right, workspace=str(ws))
+    assert report.verdict is not Verdict.EQUIVALENT
     assert report.incomplete is not None
-    assert "the pattern '* https://evil.example' holds a word no run of words holds" in (
-        report.incomplete
-    )
+    assert "the pattern 'x --o=b' holds a word no run of words holds" in report.incomplete

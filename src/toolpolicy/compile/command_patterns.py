@@ -17,6 +17,7 @@ written or abbreviated (``--force``, ``--force=yes``, ``--forc``).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
@@ -29,6 +30,7 @@ __all__ = [
     "CommandPattern",
     "CommandPatternError",
     "compile_command_pattern",
+    "compile_occurrence_pattern",
     "program_key",
 ]
 
@@ -36,6 +38,8 @@ MAX_COMMAND_PATTERN_LENGTH = 1024
 
 _WILDCARD = "*"
 _FORBIDDEN_IN_PATTERN = frozenset("'\"\\`;&<>()")
+# The characters a line's runs of words break at (``command_scan``) that a pattern may hold.
+_WORD_BREAKS = re.compile(r"[${}=,:]+")
 
 
 class CommandPatternError(ValueError):
@@ -214,3 +218,43 @@ def compile_command_pattern(text: str) -> CommandPattern:
                 )
         alternatives.append(choice)
     return CommandPattern(text, words, tuple(alternatives), program_key(words[0]))
+
+
+def compile_occurrence_pattern(text: str) -> CommandPattern:
+    """Compile ``text`` as a deny or ask rule reads it: as :func:`compile_command_pattern`,
+    then each word broken where a line's runs of words break (``$ { } = , :``), so that the
+    pattern holds only words a run can hold: ``* https://evil.example`` is ``* https
+    //evil.example``, ``rm -rf $HOME`` is ``rm -rf HOME``, ``-a=b`` is ``-a b``. A long
+    option keeps its value (``--force=yes`` is read by its name). The text stays as written;
+    raise :class:`CommandPatternError` where a word with alternatives would break into
+    several words, or nothing is left of the program."""
+    pattern = compile_command_pattern(text)
+    words: list[str] = []
+    alternatives: list[tuple[str, ...]] = []
+    for word, choice in zip(pattern.words, pattern.alternatives, strict=True):
+        pieces = [_pieces(alternative) for alternative in choice]
+        if all(piece == [alternative] for piece, alternative in zip(pieces, choice, strict=True)):
+            words.append(word)
+            alternatives.append(choice)
+        elif len(choice) > 1:
+            raise CommandPatternError(
+                f"invalid deny or ask pattern {text!r}: the alternatives of {word!r} break into "
+                "other words where a line's words break ($ { } = , :); write one pattern each"
+            )
+        else:
+            words += pieces[0]
+            alternatives += [(piece,) for piece in pieces[0]]
+        if not words:
+            raise CommandPatternError(
+                f"invalid deny or ask pattern {text!r}: its program {word!r} is no word a line "
+                "can hold (a line's words break at $ { } = , :)"
+            )
+    return CommandPattern(text, tuple(words), tuple(alternatives), program_key(words[0]))
+
+
+def _pieces(word: str) -> list[str]:
+    """``word`` as a line's runs hold it: broken at the word-break characters, but a long
+    option with a value (read by its name)."""
+    if word.startswith("--") and "=" in word:
+        return [word]
+    return [piece for piece in _WORD_BREAKS.split(word) if piece]

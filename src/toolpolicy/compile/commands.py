@@ -23,6 +23,7 @@ from .command_patterns import (
     CommandPattern,
     CommandPatternError,
     compile_command_pattern,
+    compile_occurrence_pattern,
     program_key,
 )
 from .command_scan import scan_runs
@@ -52,6 +53,7 @@ __all__ = [
     "WrittenTarget",
     "beyond_plain",
     "compile_command_pattern",
+    "compile_occurrence_pattern",
     "split_command_line",
 ]
 

@@ -167,7 +167,7 @@ def _compile_rule(
 ) -> CompiledRule:
     # Command patterns load the shell-line reader, path patterns the glob compiler: a hook
     # call that only reads the rules from the cache never imports what the cache has none of.
-    from .commands import compile_command_pattern
+    from .commands import compile_command_pattern, compile_occurrence_pattern
     from .globs import compile_glob
 
     def _glob(pattern: str) -> GlobPattern:
@@ -182,7 +182,9 @@ def _compile_rule(
     invalid: list[tuple[str, str]] = []
     tools = _each(match.get("tools"), NamePattern, f"{at}/tools", invalid)
     paths = _each(match.get("paths"), _glob, f"{at}/paths", invalid)
-    commands = _each(match.get("commands"), compile_command_pattern, f"{at}/commands", invalid)
+    # A deny or ask reads a line's runs of words: its patterns hold only words a run can hold.
+    reads = compile_command_pattern if behavior is Behavior.ALLOW else compile_occurrence_pattern
+    commands = _each(match.get("commands"), reads, f"{at}/commands", invalid)
     if invalid:
         raise _InvalidPatterns(invalid)
     return CompiledRule(
