@@ -125,6 +125,23 @@ def test_a_deny_keeps_its_trailing_wildcard_as_the_bare_prefix(tmp_path: Path) -
     assert [(r["pattern"], r["decision"]) for r in rules] == [(["npm", "run"], "forbidden")]
 
 
+def test_a_deny_is_exported_as_written_not_as_its_runs_of_words(tmp_path: Path) -> None:
+    """toolpolicy breaks a deny's words where a line's words break (``user.email=x`` is
+    ``user.email x`` to its engine); Codex matches the command's own words, so the export
+    keeps the words as written (broken, the prefix would never match)."""
+    path = write_policy(
+        tmp_path,
+        policy_with_rules(
+            "  - name: no-mail\n    behavior: deny\n    reason: Refused\n"
+            "    match: {commands: ['git config user.email=x']}\n"
+        ),
+    )
+    rules = read_rules(export_policy(load(path), "codex-rules").text)
+    assert [(r["pattern"], r["decision"]) for r in rules] == [
+        (["git", "config", "user.email=x"], "forbidden")
+    ]
+
+
 def test_a_justification_stays_on_one_line(tmp_path: Path) -> None:
     path = write_policy(
         tmp_path,

@@ -85,6 +85,12 @@ class CommandPattern(NamedTuple):
         """The program word (``*`` for any program)."""
         return self.words[0]
 
+    def as_written(self) -> CommandPattern:
+        """This pattern as its text is written (a deny's or an ask's words are broken where a
+        line's words break, :func:`compile_occurrence_pattern`): what another agent's rules,
+        which read the command's own words, are given."""
+        return compile_command_pattern(self.text)
+
     def spellings(self) -> tuple[tuple[str, ...], ...]:
         """Every prefix the alternatives stand for (``git status|log``: ``git status``,
         ``git log``), for dialects that have no alternatives."""

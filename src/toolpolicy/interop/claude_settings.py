@@ -100,7 +100,7 @@ def _commands(scope: RuleScope) -> tuple[list[str], list[Omission]]:
     entries: list[str] = []
     notes: list[Omission] = []
     allow = scope.behavior is Behavior.ALLOW
-    for pattern in rule.commands:
+    for pattern in (p.as_written() for p in rule.commands):
         if allow and _WILDCARD in pattern.words:
             notes.append(
                 Omission(

@@ -22,6 +22,7 @@ class UntranslatablePattern(ValueError):
 
 def literal_prefix(pattern: CommandPattern, behavior: Behavior) -> tuple[str, ...]:
     """The literal words that stand for ``pattern`` in a rule deciding ``behavior``."""
+    pattern = pattern.as_written()
     if any(len(choice) > 1 for choice in pattern.alternatives):
         raise UntranslatablePattern("a literal prefix has no alternatives (a|b) for a word")
     words = list(pattern.words)
