@@ -251,7 +251,7 @@ def _successors(
     each as ``(rank, symbol, states reached)``, in the domain's order of preference
     (``ranks`` remembers ``domain.rank``). A symbol whose states differ from the rest's
     only by more ``hazards`` is left out (see :func:`explore`)."""
-    listed: dict[int, frozenset[int]] = {}
+    listed: dict[int, set[int]] = {}  # grown in place: many states list the same symbols
     unlisted: list[tuple[frozenset[int], frozenset[int]]] = []
     moves = nfa.moves
     for state in states:
@@ -261,21 +261,28 @@ def _successors(
                 continue
             for symbol in symbols.symbols:
                 known = listed.get(symbol)
-                listed[symbol] = reached if known is None else known | reached
+                if known is None:
+                    listed[symbol] = set(reached)
+                else:
+                    known |= reached
     named = set(listed)
     anything: frozenset[int] = frozenset()  # what the edges that read every symbol reach
-    excepting: list[tuple[frozenset[int], frozenset[int]]] = []
+    # What the edges that read every symbol but some reach, by the symbols they do not read
+    # (many edges share those: every state of a pattern that waits for its next word).
+    but: dict[frozenset[int], frozenset[int]] = {}
     for excluded, reached in unlisted:
         if excluded:
             named |= excluded
-            excepting.append((excluded, reached))
+            known_reached = but.get(excluded)
+            but[excluded] = reached if known_reached is None else known_reached | reached
         else:
             anything |= reached
+    excepting = list(but.items())
     extra, rest = domain.split(frozenset(named))
     empty: frozenset[int] = frozenset()
     tried: list[tuple[int, frozenset[int]]] = []
     for symbol in named | extra if extra else named:
-        targets = listed.get(symbol, empty) | anything
+        targets = anything.union(listed.get(symbol, empty))
         for excluded, reached in excepting:
             if symbol not in excluded:
                 targets |= reached
