@@ -311,3 +311,29 @@ def test_a_long_option_value_no_run_holds_leaves_the_diff_inconclusive(tmp_path:
     assert report.verdict is not Verdict.EQUIVALENT
     assert report.incomplete is not None
     assert "the pattern 'x --o=b' holds a word no run of words holds" in report.incomplete
+
+
+def test_a_line_decided_unlike_its_region_names_leaves_the_diff_incomplete() -> None:
+    """Found by the completeness property (CI, end of stop 31): a program given several
+    arguments may copy into the last, a folder (``w a w`` writes below ``w``), and those
+    writes are decided after every other file of the line, so in ``w a w ; w /`` the
+    boundary's ask on ``/`` decides, while the search's model of joined commands keeps them
+    in their command's place and names the rule on ``?/``. The decisions shown are the
+    engine's; that the region's rule is not makes the comparison incomplete (a region may be
+    missing), never ``equivalent``."""
+    from .test_completeness import _diff_and_check
+
+    left = [
+        {"behavior": "deny", "paths": ["//?"], "tools": None},
+        {"behavior": "ask", "paths": ["?/"], "tools": ["write_file"]},
+        {"behavior": "deny", "tools": None, "commands": ["b"]},
+    ]
+    right = [
+        {"behavior": "deny", "tools": None, "paths": ["?-"]},
+        {"behavior": "allow", "tools": None, "commands": ["* a *"]},
+    ]
+    report = _diff_and_check(left, right)
+    assert report.incomplete == (
+        "incomplete: the line 'w a w ; w /' is decided by 'workspace-boundary', "
+        "not by 'r1' as the search of its region had it"
+    )
