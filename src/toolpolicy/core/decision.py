@@ -7,7 +7,10 @@ from .lean_typing import NamedTuple
 from .results import ToolResult, tool_error
 from .vocabulary import Behavior, SandboxMode
 
-__all__ = ["Decision"]
+__all__ = ["APPROVAL_NEVER_SOURCE", "Decision"]
+
+APPROVAL_NEVER_SOURCE = "approval-policy"
+"""The source of the deny an approval policy of ``never`` makes of an ask."""
 
 
 class _DecisionFields(NamedTuple):
@@ -54,6 +57,12 @@ class Decision(_DecisionFields):
         if self.sandbox is not None:
             out["sandbox"] = self.sandbox.value
         return out
+
+    def never_approved(self) -> Decision:
+        """The deny an approval policy of ``never`` makes of this ask."""
+        return Decision(
+            Behavior.DENY, f"Approval policy is never: {self.reason}", APPROVAL_NEVER_SOURCE
+        )
 
     def to_tool_result(self) -> ToolResult:
         """The ``permission_denied`` result for a final deny; any other behavior is a bug."""

@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..core.decision import APPROVAL_NEVER_SOURCE
 from ..core.errors import CallRejected
 from ..core.vocabulary import Behavior, Effect, SandboxMode
-from ..engine.approval import POLICY_SOURCE as APPROVAL_POLICY_SOURCE
 from ..engine.knobs import KnobState
 from ..engine.selection import ToolPolicy
 from .probes import Probe
@@ -221,7 +221,7 @@ def _misnamed(results: Sequence[ProbeResult]) -> str | None:
         for ref, outcome in ((region.left, result.left), (region.right, result.right)):
             # an ask the approval policy "never" turns into its deny is the ask's region
             asked = ref is not None and ref.behavior is Behavior.ASK
-            if asked and outcome.source == APPROVAL_POLICY_SOURCE:
+            if asked and outcome.source == APPROVAL_NEVER_SOURCE:
                 continue
             if ref is not None and ref.name != outcome.source:
                 return (

@@ -21,7 +21,7 @@ import json
 import threading
 from collections.abc import Sequence
 
-from ..core.decision import Decision
+from ..core.decision import APPROVAL_NEVER_SOURCE, Decision
 from ..core.lean_typing import NamedTuple
 from ..core.protocols import ApprovalRequest, ApprovalResponder
 from ..core.vocabulary import ApprovalOutcome, ApprovalPolicy, Behavior
@@ -31,7 +31,7 @@ from .session import SessionLog
 __all__ = ["ApprovalResult", "ApprovalService", "outcome_decision"]
 
 APPROVAL_SOURCE = "approval"
-POLICY_SOURCE = "approval-policy"
+POLICY_SOURCE = APPROVAL_NEVER_SOURCE
 GRANT_SOURCE = "session-grant"
 ASKED_EVENT = "approval/asked"
 DECIDED_EVENT = "approval/decided"
@@ -57,7 +57,7 @@ def outcome_decision(result: ApprovalResult, ask: Decision) -> Decision:
             ask.sandbox,
         )
     if source == POLICY_SOURCE:
-        return Decision(Behavior.DENY, f"Approval policy is never: {ask.reason}", source)
+        return ask.never_approved()
     if outcome is ApprovalOutcome.REJECTED:
         return Decision(Behavior.DENY, "User denied this tool call", source)
     if outcome is ApprovalOutcome.CANCELLED:

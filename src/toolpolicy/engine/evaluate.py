@@ -384,9 +384,7 @@ class DecisionEngine:
             )
         final = resolved
         if resolved.behavior is Behavior.ASK and knobs.approval is ApprovalPolicy.NEVER:
-            final = Decision(
-                Behavior.DENY, f"Approval policy is never: {resolved.reason}", "approval-policy"
-            )
+            final = resolved.never_approved()
         sandbox = knobs.sandbox
         if escalation is not None and final.behavior is not Behavior.DENY:
             sandbox = escalation

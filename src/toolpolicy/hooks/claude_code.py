@@ -152,10 +152,7 @@ class ClaudeCode:
         if mode == "plan" and writes and behavior is not Behavior.DENY:
             return Answer(PLAN_MODE_WRITE, True)
         if mode == "dontAsk" and behavior is Behavior.ASK:
-            never = Decision(
-                Behavior.DENY, f"Approval policy is never: {decision.reason}", "approval-policy"
-            )
-            return Answer(never, True)
+            return Answer(decision.never_approved(), True)
         if mode == "acceptEdits" and writes and behavior is Behavior.ASK:
             return Answer(decision, False)
         return answer
