@@ -182,6 +182,7 @@ def occurs(pattern: str, line: str) -> bool:
         ("FOO=1 make", ("FOO", "1", "make")),
         ("git push --force=yes", ("git", "push", "--force=yes")),  # read by its name
         ("git status|log", ("git", "status|log")),
+        ("cat $HOME|~", ("cat", "HOME|~")),  # each alternative stays one word
     ],
 )
 def test_a_deny_pattern_is_broken_where_a_lines_words_break(
@@ -197,6 +198,7 @@ def test_a_deny_pattern_is_broken_where_a_lines_words_break(
     ("text", "message"),
     [
         ("x a=b|c", "the alternatives of 'a=b|c' break into other words"),
+        ("x $|c", "the alternatives of '$|c' break into other words"),
         ("$ x", "its program '$' is no word a line can hold"),
     ],
 )

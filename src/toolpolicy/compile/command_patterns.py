@@ -232,8 +232,8 @@ def compile_occurrence_pattern(text: str) -> CommandPattern:
     pattern holds only words a run can hold: ``* https://evil.example`` is ``* https
     //evil.example``, ``rm -rf $HOME`` is ``rm -rf HOME``, ``-a=b`` is ``-a b``. A long
     option keeps its value (``--force=yes`` is read by its name). The text stays as written;
-    raise :class:`CommandPatternError` where a word with alternatives would break into
-    several words, or nothing is left of the program."""
+    raise :class:`CommandPatternError` where an alternative of a word would break into
+    several words (or none), or nothing is left of the program."""
     pattern = compile_command_pattern(text)
     words: list[str] = []
     alternatives: list[tuple[str, ...]] = []
@@ -242,6 +242,11 @@ def compile_occurrence_pattern(text: str) -> CommandPattern:
         if all(piece == [alternative] for piece, alternative in zip(pieces, choice, strict=True)):
             words.append(word)
             alternatives.append(choice)
+        elif len(choice) > 1 and all(len(piece) == 1 for piece in pieces):
+            # each alternative stays one word (``$HOME|~`` is ``HOME|~``)
+            broken = tuple(dict.fromkeys(piece[0] for piece in pieces))
+            words.append("|".join(broken))
+            alternatives.append(broken)
         elif len(choice) > 1:
             raise CommandPatternError(
                 f"invalid deny or ask pattern {text!r}: the alternatives of {word!r} break into "
