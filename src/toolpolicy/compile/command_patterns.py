@@ -235,6 +235,8 @@ def compile_occurrence_pattern(text: str) -> CommandPattern:
     raise :class:`CommandPatternError` where an alternative of a word would break into
     several words (or none), or nothing is left of the program."""
     pattern = compile_command_pattern(text)
+    if _WORD_BREAKS.search(text) is None:
+        return pattern  # every word is one a line's runs can hold
     words: list[str] = []
     alternatives: list[tuple[str, ...]] = []
     for word, choice in zip(pattern.words, pattern.alternatives, strict=True):
