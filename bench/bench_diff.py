@@ -87,9 +87,10 @@ def one_run(left: str, right: str) -> tuple[dict[str, float], str]:
             start = clock()
             report = compare(left_policy, right_policy, probes, hand=hand)
             times["decide"] = clock() - start
-    start = clock()
-    render_json(report)
-    times["render"] = clock() - start
+    with gc_paused():  # as the CLI writes it out (``cli/diff_cmd.py``)
+        start = clock()
+        render_json(report)
+        times["render"] = clock() - start
     summary = (
         f"regions: {report.regions}, calls: {len(report.results)}, "
         f"differences: {len(report.differences)}, verdict: {report.verdict.value}"
