@@ -55,7 +55,7 @@ from typing import NamedTuple, TypeVar
 
 from ..compile.command_patterns import CommandPattern, program_key
 from ..compile.command_scan import scan_runs
-from ..compile.plain_subset import PlainLine, recognise_plain
+from ..compile.plain_subset import NotPlain, PlainLine, recognise_plain
 from ..compile.program_table import reads_only
 from ..compile.rules import CompiledRule
 from ..core.decision import Decision
@@ -358,15 +358,16 @@ class _Search:
             words = {w for choice in pattern.alternatives for w in choice} - {_WILDCARD}
             if any(scan_runs(quoted((word,))) != ((word,),) for word in words):
                 self._limit(f"the pattern '{pattern.text}' holds a word no run of words holds")
-        # The programs of the patterns whose last plain word is ``*`` (a redirection's
-        # target may fill it), all of them (``None``) if one has a wildcard program.
+        # The programs of the deny and ask patterns whose last plain word is ``*`` (a
+        # redirection's target may fill it: they read it as a word, the allow patterns do
+        # not), all of them (``None``) if one has a wildcard program.
         self.open_programs: frozenset[str] | None = frozenset(
             p.key
-            for p, _ in patterns.values()
+            for p, _ in self.occurs
             if _WILDCARD
             in [c for w, c in zip(p.words, p.alternatives, strict=True) if not is_option(w)][-1]
         )
-        if any(p.key == _WILDCARD for p, _ in patterns.values()):
+        if any(p.key == _WILDCARD for p, _ in self.occurs):
             self.open_programs = None
         if any(_files_on_writes_only(policy, tool) for policy in policies):
             # That side decides a line's files only when it writes one: a redirection's
@@ -375,6 +376,7 @@ class _Search:
         self.parts: dict[_Pair, Command] = {}
         self.cache: dict[Command, _Pair] = {}
         self.texts = _Texts()
+        self.read = _Read(self.texts)
         self.filed: dict[str, _Pair] = {}
         # A plain word reads better than ``--+w`` where no file rule reads it as a path.
         for name in _PLAIN_NEUTRAL:
@@ -474,8 +476,8 @@ class _Search:
         ):
             return False
         line = recognise_plain(self.texts[command])
-        before = recognise_plain(self.texts[Command(command.words)])
-        argument = recognise_plain(self.texts[Command((self.neutral, word))])
+        before = self.read[Command(command.words)]  # each read once: met again and again
+        argument = self.read[Command((self.neutral, word))]
         effect = Effect.READ if command.redirect == "<" else Effect.WRITE
         return (
             isinstance(line, PlainLine)
@@ -952,6 +954,18 @@ class _Texts(dict[Command, str]):
     def __missing__(self, command: Command) -> str:
         text = self[command] = command.text
         return text
+
+
+class _Read(dict[Command, PlainLine | NotPlain]):
+    """Each command's plain reading, read once."""
+
+    def __init__(self, texts: _Texts) -> None:
+        super().__init__()
+        self._texts = texts
+
+    def __missing__(self, command: Command) -> PlainLine | NotPlain:
+        found = self[command] = recognise_plain(self._texts[command])
+        return found
 
 
 def _argument(nfa: Nfa, alphabet: WordAlphabet, symbol: int, id_: int) -> int:
