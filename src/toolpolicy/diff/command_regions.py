@@ -675,8 +675,8 @@ class _Search:
 
         The lines have redirections between their words too, whose targets the deny and ask
         patterns read and the allow patterns do not (the twins of
-        :class:`~.command_language.WordAlphabet`): of each word a deny or ask pattern here
-        tells apart, and of the neutral word."""
+        :class:`~.command_language.WordAlphabet`): of each word a tracked pattern tells
+        apart, and of the neutral word."""
         words = {w for p, _ in self.allows for c in p.alternatives for w in c}
         extra: set[str] = set()
         if isinstance(tracked, tuple):

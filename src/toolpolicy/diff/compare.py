@@ -211,9 +211,10 @@ def compare(
 
 def _misnamed(results: Sequence[ProbeResult]) -> str | None:
     """Where a command region's witness is decided by another rule than the region names,
-    the search's model of a line joined from commands was wrong there (SECURITY.md, known
-    gaps: the writes below a copy's destination): the decisions shown are the engine's,
-    but a region may be missing, so the comparison is incomplete."""
+    the search's model of a line joined from commands was wrong there (the one case known:
+    the writes below a copy's destination, decided after every other file of the line): the
+    decisions shown are the engine's, but a region may be missing, so the comparison is
+    incomplete."""
     for result in results:
         region = result.probe.region
         if region is None or result.probe.origin != "region" or region.argument != "command":
