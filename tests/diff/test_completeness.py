@@ -325,6 +325,17 @@ def _absolute(arguments: object) -> bool:
     ],
     right_rules=[{"behavior": "deny", "tools": ["write_file"], "paths": ["b"]}],
 )
+@example(  # "a -ab": a value glued to a short option ("b") is a word to a deny
+    left_rules=[
+        {"behavior": "deny", "tools": ["shell"], "commands": ["a b"]},
+        {"behavior": "allow", "tools": ["shell"], "commands": ["a -ab"]},
+        {"behavior": "ask", "tools": ["shell"], "commands": ["a * b"]},
+    ],
+    right_rules=[
+        {"behavior": "allow", "tools": ["shell"], "commands": ["a -ab"]},
+        {"behavior": "ask", "tools": ["shell"], "commands": ["a * b"]},
+    ],
+)
 @example(  # "a &> b c": runs "a" and "b c", deny "a c" no longer hits, deny "b" does
     left_rules=[
         {"behavior": "deny", "tools": ["shell"], "commands": ["a c"]},

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from toolpolicy import load
-from toolpolicy.compile.command_patterns import program_key
+from toolpolicy.compile.command_patterns import glued_values, program_key
 from toolpolicy.compile.command_scan import scan_runs
 from toolpolicy.compile.commands import CommandLine, beyond_plain
 from toolpolicy.compile.plain_subset import (
@@ -72,6 +72,7 @@ def _reference_split(line: str) -> CommandLine:
     where = MappingProxyType({key: tuple(places) for key, places in positions.items()})
     programs = set(where)
     words = {w for run in runs for w in run}
+    words |= {value for run in runs for word in run for value in glued_values(word)}
     if isinstance(found, NotPlain):
         return CommandLine(
             None,

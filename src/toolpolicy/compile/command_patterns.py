@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 
@@ -31,6 +31,8 @@ __all__ = [
     "CommandPatternError",
     "compile_command_pattern",
     "compile_occurrence_pattern",
+    "glued_values",
+    "holds",
     "program_key",
 ]
 
@@ -147,7 +149,7 @@ def _rest_occurs(choices: tuple[tuple[str, ...], ...], words: tuple[str, ...]) -
         if _is_option(choice[0]):
             options.append(tuple(_option(alternative) for alternative in choice))
             continue
-        while position < len(words) and words[position] not in choice:
+        while position < len(words) and not holds(words[position], choice):
             if choice == (_WILDCARD,):
                 break
             position += 1
@@ -166,6 +168,21 @@ def _rest_occurs(choices: tuple[tuple[str, ...], ...], words: tuple[str, ...]) -
     found_letters = frozenset(letters)
     found_longs = tuple(longs)
     return all(any(o.found(found_letters, found_longs) for o in choice) for choice in options)
+
+
+def holds(word: str, choice: tuple[str, ...]) -> bool:
+    """Deny and ask: whether the line's ``word`` is one of ``choice``'s, itself or as a
+    value glued to a short option (:func:`glued_values`)."""
+    return word in choice or any(value in choice for value in glued_values(word))
+
+
+def glued_values(word: str) -> Iterator[str]:
+    """The values a short option's ``word`` may hold glued to it (``-XDELETE``: ``DELETE``;
+    ``-oKey``: ``Key``): where a value starts is the program's to say, so every tail after
+    the first letter."""
+    if len(word) > 2 and word[0] == "-" and word[1] != "-":
+        for start in range(2, len(word)):
+            yield word[start:]
 
 
 def _option(word: str) -> _Option:

@@ -24,6 +24,7 @@ from .command_patterns import (
     CommandPatternError,
     compile_command_pattern,
     compile_occurrence_pattern,
+    glued_values,
     program_key,
 )
 from .command_scan import scan_runs
@@ -132,6 +133,7 @@ def _read_cached(line: str) -> CommandLine:
     words: set[str] = set()
     for run_index, run in enumerate(runs):
         words.update(run)
+        words.update(value for word in run for value in glued_values(word))  # a deny's word too
         for word_index, word in enumerate(run):
             key = program_key(word)
             places = positions.get(key)

@@ -37,7 +37,7 @@ import itertools
 import shlex
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 
-from ..compile.command_patterns import CommandPattern, program_key
+from ..compile.command_patterns import CommandPattern, holds, program_key
 from ..core.vocabulary import Behavior
 from .automaton import Nfa, SymbolSet
 
@@ -244,6 +244,7 @@ def told_apart(pattern: CommandPattern, words: Iterable[str]) -> frozenset[str]:
     (:func:`add_pattern` names no other)."""
     rest = pattern.alternatives[1:]
     spelled = {word for choice in rest for word in choice}
+    plain = [choice for choice in rest if not is_option(choice[0])]
     atoms = [atom for word in spelled if is_option(word) for atom in option_atoms(word)]
     return frozenset(
         word
@@ -251,6 +252,7 @@ def told_apart(pattern: CommandPattern, words: Iterable[str]) -> frozenset[str]:
         if word in spelled
         or (pattern.key != _WILDCARD and program_key(word) == pattern.key)
         or provided_atoms(word, atoms)
+        or any(holds(word, choice) for choice in plain)
     )
 
 
@@ -302,7 +304,7 @@ def add_pattern(
         for symbol, mask in providers.items():
             nfa.edge(state, in_run(SymbolSet(frozenset((symbol,)))), states[(i, m | mask)])
         if i < len(plain):
-            reads = _reads(plain[i], alphabet)
+            reads = _held(plain[i], alphabet)
             if reads.negated:
                 following = in_run(SymbolSet(reads.symbols | quiet, negated=True))
             else:
@@ -345,6 +347,14 @@ def quoted(words: Iterable[str]) -> str:
 def always_quoted(words: Iterable[str]) -> str:
     """Words in single quotes (a ``'`` as ``'"'"'``), joined by spaces."""
     return " ".join("'" + word.replace("'", "'\"'\"'") + "'" for word in words)
+
+
+def _held(choice: tuple[str, ...], alphabet: WordAlphabet) -> SymbolSet:
+    """The words that hold a deny's or an ask's plain ``choice``: its own, and the short
+    options with a value glued to them that is one of them (``holds``)."""
+    if choice == (_WILDCARD,):
+        return SymbolSet(frozenset(), negated=True)
+    return SymbolSet(frozenset(i for i, word in enumerate(alphabet.words) if holds(word, choice)))
 
 
 def _reads(choice: tuple[str, ...], alphabet: WordAlphabet) -> SymbolSet:
