@@ -141,6 +141,8 @@ class WordAlphabet:
         self.twin_of = {twin: (IN_PLACE, base) for base, twin in self.in_place.items()}
         self.twin_of |= {twin: (NEW_RUN, base) for base, twin in self.new_run.items()}
         self.twins = SymbolSet(frozenset(self.twin_of))
+        self.run_breaks = SymbolSet(frozenset(self.new_run.values()))
+        """Every new-run twin: where a run of words ends."""
 
     def of(self, word: str) -> int:
         """The symbol of a word of the alphabet."""
@@ -177,16 +179,13 @@ class WordAlphabet:
         ids = symbols.symbols
         if symbols.negated:
             hidden = {self.in_place[s] for s in ids if s in self.in_place}
-            return SymbolSet(ids | hidden | frozenset(self.new_run.values()), negated=True)
+            return SymbolSet(ids | hidden | self.run_breaks.symbols, negated=True)
         twins = [self.in_place, self.new_run] if starting else [self.in_place]
         return SymbolSet(ids | {t[s] for t in twins for s in ids if s in t})
 
-    def new_runs(self, symbols: SymbolSet) -> SymbolSet:
-        """The new-run twins of ``symbols``: what starts a run with one of them."""
-        ids = symbols.symbols
-        if symbols.negated:
-            return SymbolSet(frozenset(t for s, t in self.new_run.items() if s not in ids))
-        return SymbolSet(frozenset(self.new_run[s] for s in ids if s in self.new_run))
+    def new_runs(self, symbols: frozenset[int]) -> SymbolSet:
+        """The new-run twins of the words ``symbols``: what starts a run with one of them."""
+        return SymbolSet(frozenset(self.new_run[s] for s in symbols if s in self.new_run))
 
 
 class WordDomain:
@@ -204,9 +203,8 @@ class WordDomain:
         self._alphabet = alphabet
         self._barred = barred
         self._files = files
-        self._other_twins = frozenset(
-            t for t, (_, base) in alphabet.twin_of.items() if base == alphabet.other
-        )
+        other = alphabet.other
+        self._other_twins = frozenset((alphabet.in_place[other], alphabet.new_run[other]))
         self.start: Hashable = 0  # 0: nothing yet, 1: redirections only, 2: a word read
 
     def step(self, state: Hashable, symbol: int) -> Hashable | None:
@@ -298,7 +296,7 @@ def add_pattern(
     programs = SymbolSet(alphabet.programs(pattern.key))
     program = anything if pattern.key == _WILDCARD else in_run(programs, starting=True)
     nfa.edge(start, program, states[(0, 0)])
-    new_runs = SymbolSet(frozenset(alphabet.new_run.values()))
+    new_runs = alphabet.run_breaks
     for (i, m), state in states.items():
         nfa.edge(state, in_run(SymbolSet(quiet, negated=True)), state)
         for symbol, mask in providers.items():
@@ -320,7 +318,7 @@ def add_pattern(
             continue
         # A new run: what was read of this one is lost; its first word may be the program.
         nfa.edge(state, new_runs, start)
-        restart = new_runs if pattern.key == _WILDCARD else alphabet.new_runs(programs)
+        restart = new_runs if pattern.key == _WILDCARD else alphabet.new_runs(programs.symbols)
         nfa.edge(state, restart, states[(0, 0)])
     return start
 

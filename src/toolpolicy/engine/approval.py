@@ -31,7 +31,6 @@ from .session import SessionLog
 __all__ = ["ApprovalResult", "ApprovalService", "outcome_decision"]
 
 APPROVAL_SOURCE = "approval"
-POLICY_SOURCE = APPROVAL_NEVER_SOURCE
 GRANT_SOURCE = "session-grant"
 ASKED_EVENT = "approval/asked"
 DECIDED_EVENT = "approval/decided"
@@ -56,7 +55,7 @@ def outcome_decision(result: ApprovalResult, ask: Decision) -> Decision:
             source,
             ask.sandbox,
         )
-    if source == POLICY_SOURCE:
+    if source == APPROVAL_NEVER_SOURCE:
         return ask.never_approved()
     if outcome is ApprovalOutcome.REJECTED:
         return Decision(Behavior.DENY, "User denied this tool call", source)
@@ -105,7 +104,7 @@ class ApprovalService:
         """Decide ``request`` under ``policy``; logs the asked/decided pair."""
         if policy is not ApprovalPolicy.ASK:
             # Decided before dispatch: no responder is ever consulted under ``never``.
-            return ApprovalResult(ApprovalOutcome.REJECTED, POLICY_SOURCE)
+            return ApprovalResult(ApprovalOutcome.REJECTED, APPROVAL_NEVER_SOURCE)
         self._log.append(ASKED_EVENT, id=request.id, call_id=request.call_id, tool=request.tool)
         key = _grant_key(request)
         with self._lock:
