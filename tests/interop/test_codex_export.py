@@ -113,31 +113,28 @@ def test_paths_tool_names_and_wildcards_are_reported(team: Path) -> None:
     ]
 
 
-def test_a_deny_keeps_its_trailing_wildcard_as_the_bare_prefix(tmp_path: Path) -> None:
+def _exported_deny(folder: Path, command: str) -> list[tuple[list[str], str]]:
+    """The Codex rules (pattern, decision) a policy denying ``command`` exports."""
     path = write_policy(
-        tmp_path,
+        folder,
         policy_with_rules(
-            "  - name: no-run\n    behavior: deny\n    reason: No scripts\n"
-            "    match: {commands: ['npm run *']}\n"
+            "  - name: no-x\n    behavior: deny\n    reason: Refused\n"
+            f"    match: {{commands: ['{command}']}}\n"
         ),
     )
     rules = read_rules(export_policy(load(path), "codex-rules").text)
-    assert [(r["pattern"], r["decision"]) for r in rules] == [(["npm", "run"], "forbidden")]
+    return [(r["pattern"], r["decision"]) for r in rules]
+
+
+def test_a_deny_keeps_its_trailing_wildcard_as_the_bare_prefix(tmp_path: Path) -> None:
+    assert _exported_deny(tmp_path, "npm run *") == [(["npm", "run"], "forbidden")]
 
 
 def test_a_deny_is_exported_as_written_not_as_its_runs_of_words(tmp_path: Path) -> None:
     """toolpolicy breaks a deny's words where a line's words break (``user.email=x`` is
     ``user.email x`` to its engine); Codex matches the command's own words, so the export
     keeps the words as written (broken, the prefix would never match)."""
-    path = write_policy(
-        tmp_path,
-        policy_with_rules(
-            "  - name: no-mail\n    behavior: deny\n    reason: Refused\n"
-            "    match: {commands: ['git config user.email=x']}\n"
-        ),
-    )
-    rules = read_rules(export_policy(load(path), "codex-rules").text)
-    assert [(r["pattern"], r["decision"]) for r in rules] == [
+    assert _exported_deny(tmp_path, "git config user.email=x") == [
         (["git", "config", "user.email=x"], "forbidden")
     ]
 
