@@ -314,7 +314,8 @@ def test_a_limited_search_is_inconclusive_never_equivalent(tmp_path: Path) -> No
         for i in range(45)
     )
     spelled = (
-        "  - {name: o, behavior: deny, reason: r, match: {commands: [x -a, a, aa, aaa, aaaa]}}\n"
+        "  - {name: o, behavior: deny, reason: r, match: "
+        "{commands: [x -a, p --zyxqjk, a, aa, aaa, aaaa]}}\n"
     )
     policy = tmp_path / "many.yaml"
     policy.write_text(
@@ -338,7 +339,8 @@ def test_a_limited_search_that_found_only_narrowing_still_fails_widen(tmp_path: 
     """Finding a narrowing proves nothing about widening elsewhere: with part of the search
     limited, the verdict is not ``less-permissive`` and ``--fail-on widen`` fails."""
     spelled = (
-        "  - {name: o, behavior: deny, reason: r, match: {commands: [x -a, a, aa, aaa, aaaa]}}\n"
+        "  - {name: o, behavior: deny, reason: r, match: "
+        "{commands: [x -a, p --zyxqjk, a, aa, aaa, aaaa]}}\n"
     )
     head = "apiVersion: toolpolicy/v1\nkind: Policy\nname: m\nextends: P03\nrules:\n"
     left = tmp_path / "left.yaml"

@@ -23,9 +23,10 @@ from toolpolicy.engine.selection import ToolPolicy
 _UNIVERSE_CHARS = "abc"  # the patterns' own characters, and one other ("c")
 _MAX_PATH_CHARS = 4
 _COMMAND_WORDS = ("a", "b", "c")  # the prefixes' words, and one other ("c")
-# Option words (clusters in another grouping, an abbreviation) and a program's other
-# spelling ("./a" runs as a, but is not the word "a"), in shorter lines.
-_MORE_WORDS = ("-a", "-b", "-ab", "--al", "./a")
+# Option words (clusters in another grouping, an abbreviation, a Go flag's single-dash
+# long name) and a program's other spelling ("./a" runs as a, but is not the word "a"), in
+# shorter lines.
+_MORE_WORDS = ("-a", "-b", "-ab", "--al", "-all", "./a")
 _MAX_COMMAND_WORDS = 4
 _MAX_MORE_WORDS = 3
 _REDIRECT_TARGETS = ("a", "b", "a/b")
@@ -54,7 +55,7 @@ globs = st.builds(
 prefixes = st.builds(
     lambda first, rest: " ".join((first, *rest)),
     st.sampled_from(("a", "b", "*")),
-    st.lists(st.sampled_from(("a", "b", "*", "-a", "-b", "-ab", "--all")), max_size=2),
+    st.lists(st.sampled_from(("a", "b", "*", "-a", "-b", "-ab", "--all", "-lab")), max_size=2),
 )
 behaviors = st.sampled_from(("deny", "ask", "allow"))
 path_rules = st.fixed_dictionaries(

@@ -1,8 +1,11 @@
 """Words the deny and ask patterns read where the allow patterns read none: a redirection's
 target (read in its place, or starting a new run of words) and the words of one quoted word.
-Each line below is decided differently by the two sides only through such words; the diff
-must find a line with the same pair of decisions (found from outside: red team, round 31,
-third look; the third case is the same kind, a run broken by ``&>``)."""
+Each line below is decided differently by the two sides through such words; the diff must
+find a line with the same pair of decisions (found from outside: red team, round 31, third
+look; the third case is the same kind, a run broken by ``&>``). Since a deny or ask reads its
+plain words in any order (round 33), a plain line with the hidden words last shows the first
+two cases' pairs too, and a blocker of that line blocks the hidden one as well: those cases
+lost their blockers and stay as checks that the pair is found."""
 
 from __future__ import annotations
 
@@ -29,18 +32,16 @@ def _rule(name: str, behavior: str, *commands: str) -> dict[str, object]:
 
 
 _ALLOW_AC = _rule("allow-ac", "allow", "a c")
-_DENY_ACB = _rule("deny-acb", "deny", "a c b")
 _DENY_AC = _rule("deny-ac", "deny", "a c")
 _ALLOW_ANY_D = _rule("allow-a-any-d", "allow", "a * d")
 
 CASES = [
     pytest.param(  # "a > b c": the allow reads "a c", the patterns "a b c"
-        [_rule("ask-ab", "ask", "a b"), _DENY_ACB, _ALLOW_AC], [_DENY_ACB, _ALLOW_AC],
+        [_rule("ask-ab", "ask", "a b"), _ALLOW_AC], [_ALLOW_AC],
         "a > b c", ("ask", "ask-ab"), ("allow", "allow-ac"), id="target-before-an-allow-word",
     ),
     pytest.param(  # "a 'b c' d": the allow's * takes one word, the patterns read b and c
-        [_rule("ask-abc", "ask", "a b c"), _ALLOW_ANY_D],
-        [_rule("ask-abc", "ask", "a b d c", "a d b c"), _ALLOW_ANY_D],
+        [_rule("ask-abc", "ask", "a b c"), _ALLOW_ANY_D], [_ALLOW_ANY_D],
         "a 'b c' d", ("ask", "ask-abc"), ("allow", "allow-a-any-d"), id="words-in-a-quoted-word",
     ),
     pytest.param(  # "a &> b c": runs "a" and "b c"; deny-ac no longer hits, deny-b does

@@ -190,12 +190,13 @@ def test_forty_deny_programs_anywhere_are_compared_without_a_budget(
 def test_an_option_no_word_spells_neutrally_leaves_the_regions_incomplete(
     tmp_path: Path, ws: Path
 ) -> None:
-    """``-a``, ``-aa``, ... all run as a rule's program: the option of ``x -a`` cannot be
-    given alone, so its regions are not proven complete and the verdict is inconclusive."""
+    """``-a``, ``-aa``, ... all run as a rule's program, and every letter a cluster may add
+    is one a rule reads: the option of ``x -a`` cannot be given alone, so its regions are
+    not proven complete and the verdict is inconclusive."""
     programs = ["a", "aa", "aaa", "aaaa"]
     right = _policy(
         tmp_path / "r.yaml",
-        [{"behavior": "deny", "tools": ["shell"], "commands": ["x -a", *programs]}],
+        [{"behavior": "deny", "tools": ["shell"], "commands": ["x -a", "p --zyxqjk", *programs]}],
     )
     report = run_diff(right, right, workspace=str(ws))
     assert report.incomplete == "incomplete: the options of 'x -a' were not all spelled"

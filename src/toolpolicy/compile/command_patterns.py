@@ -8,10 +8,14 @@ list alternatives separated by ``|``: ``git status|log``, ``rm -r|--recursive -f
 An **allow** reads a pattern exactly: the command's first words are the pattern's words, in
 order (:meth:`CommandPattern.matches`). A **deny or ask** reads it conservatively
 (:meth:`CommandPattern.occurs_in`): the program is matched by basename anywhere in a run of
-words, the other plain words follow in order with anything between them, and options are a
-set — a short-option cluster stands for its letters in any order and any grouping
-(``-rf`` hits ``-r -f``, ``-fr``, ``-f -r``; ``-R`` is not ``-r``), a long option matches as
-written or abbreviated (``--force``, ``--force=yes``, ``--forc``).
+words, each other plain word by a word of its own after it, in any order and with anything
+between (operands a program takes in any order: ``dd if=/dev/zero of=/dev/sda`` hits ``dd
+of=/dev/sda if=/dev/zero``), and options are a set — a short-option cluster stands for its
+letters in any order and any grouping (``-rf`` hits ``-r -f``, ``-fr``, ``-f -r``; ``-R`` is
+not ``-r``), a long option matches as written or abbreviated (``--force``, ``--force=yes``,
+``--forc``) and, as Go's flags take it, with a single dash (``-force``, ``-force=yes``; not
+abbreviated). A single-dash option of three letters or more is also read as that long
+option (``-auto-approve`` hits ``--auto-approve``).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ MAX_COMMAND_PATTERN_LENGTH = 1024
 _WILDCARD = "*"
 _FORBIDDEN_IN_PATTERN = frozenset("'\"\\`;&<>()")
 # The characters a line's runs of words break at (``command_scan``) that a pattern may hold.
-_WORD_BREAKS = re.compile(r"[${}=,:]+")
+_WORD_BREAKS = re.compile(r"[${}=,:]")
 
 
 class CommandPatternError(ValueError):
@@ -64,9 +68,9 @@ class _Option(NamedTuple):
     letters: frozenset[str]
     long: str
 
-    def found(self, letters: frozenset[str], longs: tuple[str, ...]) -> bool:
+    def found(self, letters: frozenset[str], longs: tuple[str, ...], named: frozenset[str]) -> bool:
         if self.long:
-            return any(self.long.startswith(word) for word in longs)
+            return self.long in named or any(self.long.startswith(word) for word in longs)
         return self.letters <= letters
 
 
@@ -116,7 +120,8 @@ class CommandPattern(NamedTuple):
 
     def occurs_in(self, words: tuple[str, ...]) -> bool:
         """Deny and ask: whether the program appears in ``words`` (by basename) followed by
-        the other plain words in order and the options as a set (see the module docstring)."""
+        the other plain words in any order and the options as a set (see the module
+        docstring)."""
         rest = self.alternatives[1:]
         program = self.key
         for start, word in enumerate(words):
@@ -143,31 +148,50 @@ class CommandPattern(NamedTuple):
 
 
 def _rest_occurs(choices: tuple[tuple[str, ...], ...], words: tuple[str, ...]) -> bool:
-    position = 0
-    options: list[tuple[_Option, ...]] = []
-    for choice in choices:
-        if _is_option(choice[0]):
-            options.append(tuple(_option(alternative) for alternative in choice))
-            continue
-        while position < len(words) and not holds(words[position], choice):
-            if choice == (_WILDCARD,):
-                break
-            position += 1
-        if position >= len(words):
-            return False
-        position += 1
+    plain = [choice for choice in choices if not _is_option(choice[0])]
+    if plain and not _each_held(plain, words):
+        return False
+    options = [tuple(_option(a) for a in choice) for choice in choices if _is_option(choice[0])]
     if not options:
         return True
     letters: set[str] = set()
     longs: list[str] = []
+    named: set[str] = set()
     for word in words:
         if word.startswith("--") and len(word) > 2:
             longs.append(word.split("=", 1)[0])
         elif _is_option(word):
             letters.update(word[1:])
-    found_letters = frozenset(letters)
-    found_longs = tuple(longs)
-    return all(any(o.found(found_letters, found_longs) for o in choice) for choice in options)
+            if _single_dash_long(word):  # a Go flag's long name, never abbreviated
+                named.add("-" + word.split("=", 1)[0])
+    found = (frozenset(letters), tuple(longs), frozenset(named))
+    return all(any(o.found(*found) for o in choice) for choice in options)
+
+
+def _each_held(plain: list[tuple[str, ...]], words: tuple[str, ...]) -> bool:
+    """Whether each plain choice holds a word of ``words`` of its own, in any order (``*``
+    any word): a matching of choices to words, grown by augmenting paths."""
+    wildcards = sum(choice == (_WILDCARD,) for choice in plain)
+    if len(words) < len(plain):
+        return False
+    holders = [
+        [i for i, word in enumerate(words) if holds(word, choice)]
+        for choice in plain
+        if choice != (_WILDCARD,)
+    ]
+    owner: dict[int, int] = {}  # word index -> choice index
+
+    def place(choice: int, seen: set[int]) -> bool:
+        for index in holders[choice]:
+            if index not in seen:
+                seen.add(index)
+                if index not in owner or place(owner[index], seen):
+                    owner[index] = choice
+                    return True
+        return False
+
+    # the wildcards take any words left over: there are enough (checked above)
+    return wildcards == len(plain) or all(place(c, set()) for c in range(len(holders)))
 
 
 def holds(word: str, choice: tuple[str, ...]) -> bool:
@@ -245,15 +269,30 @@ def compile_command_pattern(text: str) -> CommandPattern:
 
 def compile_occurrence_pattern(text: str) -> CommandPattern:
     """Compile ``text`` as a deny or ask rule reads it: as :func:`compile_command_pattern`,
-    then each word broken where a line's runs of words break (``$ { } = , :``), so that the
-    pattern holds only words a run can hold: ``* https://evil.example`` is ``* https
-    //evil.example``, ``rm -rf $HOME`` is ``rm -rf HOME``, ``-a=b`` is ``-a b``. A long
-    option keeps its value (``--force=yes`` is read by its name). The text stays as written;
-    raise :class:`CommandPatternError` where an alternative of a word would break into
-    several words (or none), or nothing is left of the program."""
+    then each word broken where a line's runs of words break (``$ { } = , :`` and after a
+    variable's name), so that the pattern holds only words a run can hold: ``*
+    https://evil.example`` is ``* https //evil.example``, ``rm -rf $HOME`` is ``rm -rf
+    HOME``, ``cat $HOME/.netrc`` (and ``cat ${HOME}/.netrc``) is ``cat HOME /.netrc``,
+    ``-a=b`` is ``-a b``. A long option keeps its value (``--force=yes`` is read by its
+    name), and a single-dash option of several letters may also be the long option Go's
+    flags read it as (``-auto-approve`` is ``-auto-approve|--auto-approve``). The text stays
+    as written; raise :class:`CommandPatternError` where an alternative of a word would
+    break into several words (or none), or nothing is left of the program."""
     pattern = compile_command_pattern(text)
-    if _WORD_BREAKS.search(text) is None:
-        return pattern  # every word is one a line's runs can hold
+    words, alternatives = pattern.words, pattern.alternatives
+    if _WORD_BREAKS.search(text) is not None:
+        words, alternatives = _broken(pattern)
+    if any(_single_dash_long(word) for choice in alternatives[1:] for word in choice):
+        alternatives = (
+            alternatives[0],
+            *(tuple(dict.fromkeys(_long_spellings(choice))) for choice in alternatives[1:]),
+        )
+    return CommandPattern(text, words, alternatives, program_key(words[0]))
+
+
+def _broken(pattern: CommandPattern) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The words and choices of ``pattern`` broken where a line's runs of words break."""
+    text = pattern.text
     words: list[str] = []
     alternatives: list[tuple[str, ...]] = []
     for word, choice in zip(pattern.words, pattern.alternatives, strict=True):
@@ -269,7 +308,8 @@ def compile_occurrence_pattern(text: str) -> CommandPattern:
         elif len(choice) > 1:
             raise CommandPatternError(
                 f"invalid deny or ask pattern {text!r}: the alternatives of {word!r} break into "
-                "other words where a line's words break ($ { } = , :); write one pattern each"
+                "other words where a line's words break ($ { } = , : and after a variable's "
+                "name); write one pattern each"
             )
         else:
             words += pieces[0]
@@ -279,7 +319,19 @@ def compile_occurrence_pattern(text: str) -> CommandPattern:
                 f"invalid deny or ask pattern {text!r}: its program {word!r} is no word a line "
                 "can hold (a line's words break at $ { } = , :)"
             )
-    return CommandPattern(text, tuple(words), tuple(alternatives), program_key(words[0]))
+    return tuple(words), tuple(alternatives)
+
+
+def _single_dash_long(word: str) -> bool:
+    """A single-dash option of several letters: a cluster, or a Go flag's long name."""
+    return len(word) > 3 and word[0] == "-" and word[1] != "-"
+
+
+def _long_spellings(choice: tuple[str, ...]) -> Iterator[str]:
+    for word in choice:
+        yield word
+        if _single_dash_long(word):
+            yield "-" + word
 
 
 def _pieces(word: str) -> list[str]:
@@ -287,4 +339,6 @@ def _pieces(word: str) -> list[str]:
     option with a value (read by its name)."""
     if word.startswith("--") and "=" in word:
         return [word]
-    return [piece for piece in _WORD_BREAKS.split(word) if piece]
+    from .command_scan import word_pieces  # the scanner stays off a read's warm path
+
+    return list(word_pieces(word))

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ansi_c", "scan_runs"]
+__all__ = ["ansi_c", "scan_runs", "word_pieces"]
 
 _CONTINUATION = "\\\n"
 _RUN_BREAKS = re.compile(r"[;&|\n]+")
 _WORD_BREAKS = re.compile(r"[\s(){}<>$`=,:]+")
+# A variable's name ends its piece: ``$HOME/x`` is ``HOME`` and ``/x``, as ``${HOME}/x`` is.
+_VARIABLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9])")
 _QUOTES = re.compile(r"['\"\\]")
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.DOTALL)
 _ANSI_ESCAPE = re.compile(
@@ -46,10 +48,18 @@ def scan_runs(line: str) -> tuple[tuple[str, ...], ...]:
             readings = [_QUOTES.sub("", variant), _QUOTES.sub(" ", variant)]
         for reading in readings:
             for piece in _RUN_BREAKS.split(reading):
-                words = tuple(filter(None, _WORD_BREAKS.split(piece)))
+                words = word_pieces(piece)
                 if words:
                     runs[words] = None
     return tuple(runs)
+
+
+def word_pieces(text: str) -> tuple[str, ...]:
+    """``text`` broken where a run's words break: at blanks, ``( ) { } < > $ ` = , :`` and
+    after a variable's name."""
+    if "$" in text:
+        text = _VARIABLE.sub(r" \1 ", text)
+    return tuple(filter(None, _WORD_BREAKS.split(text)))
 
 
 def _decode_ansi_c(quoted: re.Match[str]) -> str:

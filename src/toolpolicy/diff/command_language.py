@@ -8,7 +8,7 @@ The functions here encode how ``compile/command_patterns.py`` reads a pattern:
 * an allow covers a plain command whose first words are the pattern's, each one of its
   word's alternatives (``*`` any one word);
 * a deny or ask *occurs* where the program (by basename) stands anywhere in the words,
-  followed by the other plain words in order with anything between them, and its options
+  followed by the other plain words in any order with anything between them, and its options
   as a set: every word after the program adds its short letters and its long option, in
   any order and grouping (``-rf`` is hit by ``-f -r``; ``--forc`` abbreviates ``--force``).
 
@@ -81,13 +81,16 @@ def option_atoms(alternative: str) -> frozenset[str]:
 
 def provided_atoms(word: str, atoms: Iterable[str]) -> frozenset[str]:
     """The ``atoms`` (short letters, long names) the word ``word`` provides after a program:
-    its letters if it is a short cluster, the long names it abbreviates if it is long."""
+    its letters if it is a short cluster (and the long name it spells with two dashes), the
+    long names it abbreviates if it is long."""
     long = _long(word)
     if long is not None:
         return frozenset(a for a in atoms if len(a) > 1 and a.startswith(long))
     if is_option(word):
         letters = set(word[1:])
-        return frozenset(a for a in atoms if len(a) == 1 and a in letters)
+        # a single-dash word of several letters is also a Go flag's long name, exactly
+        named = "-" + word.split("=", 1)[0] if len(word) > 3 else None
+        return frozenset(a for a in atoms if (len(a) == 1 and a in letters) or a == named)
     return frozenset()
 
 
@@ -260,8 +263,9 @@ def add_pattern(
     """Add ``pattern`` as a rule of ``behavior`` reads it (``id_`` names it); returns its
     start state. Allow: the words of a choice at each position, from the first word,
     redirections skipped. Deny and ask: the program by basename anywhere in a run, then
-    each further plain choice in order with anything between, while the words after the
-    program gather the options' atoms (states: plain choices read x atoms seen); a new run
+    each further plain choice held by a word of its own, in any order with anything
+    between, while the words after the program gather the options' atoms (states: the set
+    of plain choices held x atoms seen); a new run
     starts the search of the run again, once the pattern has hit it stays hit."""
     anything = SymbolSet(frozenset(), negated=True)
     if behavior is Behavior.ALLOW:
@@ -291,28 +295,33 @@ def add_pattern(
     in_run = alphabet.in_run
     start = nfa.state()
     nfa.edge(start, anything, start)
+    full = (1 << len(plain)) - 1
     masks = range(1 << len(atoms))
-    states = {(i, m): nfa.state() for i in range(len(plain) + 1) for m in masks}
+    states = {(p, m): nfa.state() for p in range(full + 1) for m in masks}
     programs = SymbolSet(alphabet.programs(pattern.key))
     program = anything if pattern.key == _WILDCARD else in_run(programs, starting=True)
     nfa.edge(start, program, states[(0, 0)])
     new_runs = alphabet.run_breaks
-    for (i, m), state in states.items():
+    held = [_held(choice, alphabet) for choice in plain]
+    for (p, m), state in states.items():
         nfa.edge(state, in_run(SymbolSet(quiet, negated=True)), state)
         for symbol, mask in providers.items():
-            nfa.edge(state, in_run(SymbolSet(frozenset((symbol,)))), states[(i, m | mask)])
-        if i < len(plain):
-            reads = _held(plain[i], alphabet)
+            nfa.edge(state, in_run(SymbolSet(frozenset((symbol,)))), states[(p, m | mask)])
+        for i, reads in enumerate(held):
+            if p >> i & 1:
+                continue
             if reads.negated:
                 following = in_run(SymbolSet(reads.symbols | quiet, negated=True))
             else:
                 following = in_run(SymbolSet(reads.symbols - quiet))
-            nfa.edge(state, following, states[(i + 1, m)])
+            nfa.edge(state, following, states[(p | 1 << i, m)])
             for symbol, mask in providers.items():
                 if symbol in reads:
                     edge = in_run(SymbolSet(frozenset((symbol,))))
-                    nfa.edge(state, edge, states[(i + 1, m | mask)])
-        elif all(any(sum(bit[a] for a in need) & ~m == 0 for need in c) for c in options):
+                    nfa.edge(state, edge, states[(p | 1 << i, m | mask)])
+        if p == full and all(
+            any(sum(bit[a] for a in need) & ~m == 0 for need in c) for c in options
+        ):
             nfa.accept(state, id_)
             nfa.edge(state, new_runs, state)
             continue

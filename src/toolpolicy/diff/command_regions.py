@@ -358,14 +358,11 @@ class _Search:
             words = {w for choice in pattern.alternatives for w in choice} - {_WILDCARD}
             if any(scan_runs(quoted((word,))) != ((word,),) for word in words):
                 self._limit(f"the pattern '{pattern.text}' holds a word no run of words holds")
-        # The programs of the deny and ask patterns whose last plain word is ``*`` (a
+        # The programs of the deny and ask patterns with a plain word ``*`` (a
         # redirection's target may fill it: they read it as a word, the allow patterns do
         # not), all of them (``None``) if one has a wildcard program.
         self.open_programs: frozenset[str] | None = frozenset(
-            p.key
-            for p, _ in self.occurs
-            if _WILDCARD
-            in [c for w, c in zip(p.words, p.alternatives, strict=True) if not is_option(w)][-1]
+            p.key for p, _ in self.occurs if (_WILDCARD,) in p.alternatives[1:]
         )
         if any(p.key == _WILDCARD for p, _ in self.occurs):
             self.open_programs = None

@@ -5,9 +5,10 @@ holds a word where the other holds a weaker one, is hit by every pattern the oth
 by. A word is weaker than another when every rule slot it fills, the other fills too: a
 neutral word (:func:`~toolpolicy.diff.command_language.neutral_words`) fills only ``*``
 slots, a fresh spelling of a program only that program's slots, a short-option cluster
-only the letters it holds. So every command in which a pattern occurs holds, below it in
+only the letters it holds (a letter no rule reads may fill it out; none of the values glued
+to it is a rule's word). So every command in which a pattern occurs holds, below it in
 that order, one of the pattern's *occurrence witnesses*: the program's fresh spelling, then
-each plain word (an alternative; a neutral word for ``*``) in order, with the options'
+each plain word (an alternative; a neutral word for ``*``) in every order, with the options'
 letters and long names as option words placed in every order among them (grouped in every
 way, and also standing in for a ``*``). Whatever decides such a witness on either side,
 decides the bigger command too or is beaten there by something stronger — which is what
@@ -20,13 +21,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 
-from ..compile.command_patterns import CommandPattern, program_key
+from ..compile.command_patterns import CommandPattern, glued_values, program_key
 from .command_language import fresh_spelling, is_option, option_atoms
 
 __all__ = ["MAX_WITNESSES", "occurrence_witnesses"]
 
 MAX_WITNESSES = 512
 _WILDCARD = "*"
+_FILLERS = "zyxqjk"  # letters a cluster may hold beside its own, where no rule reads them
 
 
 def occurrence_witnesses(
@@ -45,11 +47,15 @@ def occurrence_witnesses(
     options = [choice for choice in rest if is_option(choice[0])]
     found: dict[tuple[str, ...], None] = {}
     complete = True
-    for plain_words in itertools.product(*plain):
-        slots = [None if w == _WILDCARD else w for w in plain_words]
+    orders = dict.fromkeys(
+        order
+        for plain_words in itertools.product(*plain)
+        for order in itertools.permutations(None if w == _WILDCARD else w for w in plain_words)
+    )
+    for slots in orders:
         for chosen in itertools.product(*options):
             atoms = frozenset().union(*(option_atoms(a) for a in chosen))
-            for groups in _option_words(atoms, keys):
+            for groups in _option_words(atoms, keys, words):
                 if groups is None:
                     complete = False
                     continue
@@ -61,7 +67,9 @@ def occurrence_witnesses(
     return list(found), complete
 
 
-def _option_words(atoms: frozenset[str], keys: set[str]) -> Iterator[list[str] | None]:
+def _option_words(
+    atoms: frozenset[str], keys: set[str], words: set[str]
+) -> Iterator[list[str] | None]:
     """Every way to write ``atoms`` as option words (letters grouped in clusters in every
     way, each long name as one word); ``None`` for a way no word spells neutrally."""
     letters = sorted(a for a in atoms if len(a) == 1)
@@ -74,25 +82,35 @@ def _option_words(atoms: frozenset[str], keys: set[str]) -> Iterator[list[str] |
             return
         long_words.append(word)
     for blocks in _partitions(letters):
-        words = [_cluster(block, keys) for block in blocks]
-        if any(w is None for w in words):
+        clusters = [_cluster(block, keys, words) for block in blocks]
+        if any(w is None for w in clusters):
             yield None
             continue
-        yield [w for w in words if w is not None] + long_words
+        yield [w for w in clusters if w is not None] + long_words
 
 
 def _neutral(word: str, keys: set[str]) -> bool:
     return program_key(word) not in keys
 
 
-def _cluster(letters: Sequence[str], keys: set[str]) -> str | None:
-    """``-`` and the letters, in some order and with the last repeated if need be, so that
-    it runs as no rule's program (``-a`` runs as ``a``; ``-aa`` holds the same letter)."""
-    for repeat in range(4):
-        for order in itertools.permutations(letters):
-            word = "-" + "".join(order) + order[-1] * repeat
-            if _neutral(word, keys):
-                return word
+def _cluster(letters: Sequence[str], keys: set[str], words: set[str]) -> str | None:
+    """``-`` and the letters, in some order and with the last repeated or a letter no rule
+    reads added if need be, so that it runs as no rule's program (``-a`` runs as ``a``;
+    ``-aa`` holds the same letter) and holds as a glued value none of the rules' words
+    (``-ab`` may be ``-a b``), nor spells a long option of theirs (``-abc`` is ``--abc`` to
+    Go's flags)."""
+    read = {letter for word in words if is_option(word) for letter in word.lstrip("-")}
+    fillers = [""] + [f for f in _FILLERS if f not in read]
+    for filler in fillers:
+        for repeat in range(4):
+            for order in itertools.permutations(letters):
+                word = "-" + "".join(order) + order[-1] * repeat + filler
+                if (
+                    _neutral(word, keys)
+                    and words.isdisjoint(glued_values(word))
+                    and "-" + word not in words
+                ):
+                    return word
     return None
 
 
@@ -110,8 +128,8 @@ def _partitions(items: Sequence[str]) -> Iterator[list[list[str]]]:
 def _arrangements(
     slots: Sequence[str | None], options: Sequence[str], neutral: str
 ) -> Iterator[tuple[str, ...]]:
-    """The plain words in order (``None``: a ``*`` slot, a neutral word or an option word),
-    with the option words in every order and place among them."""
+    """The plain words in the order given (``None``: a ``*`` slot, a neutral word or an
+    option word), with the option words in every order and place among them."""
     if not slots and not options:
         yield ()
         return

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
 from ..compile.source import SourceDocument
 from ..core.decision import Decision
-from ..core.errors import CallRejected, ConfigurationError
+from ..core.errors import CallRejected, ConfigurationError, PolicyLoadError
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
 from ..tools.definitions import builtin_definitions
@@ -464,8 +464,14 @@ class CompiledSources(NamedTuple):
 def compile_sources(sources: PolicySources) -> CompiledSources:
     """Compile validated sources: rules, examples and the preset table (no workspace yet)."""
     base = adopt_builtin_source(sources.profile)
-    with gc_paused():
-        compiled = compile_policy(base, [sources.profile, *sources.layers])
+    try:
+        with gc_paused():
+            compiled = compile_policy(base, [sources.profile, *sources.layers])
+    except PolicyLoadError as exc:
+        from ..language import placed_in_files
+
+        sha256 = {d.path: d.sha256 for d in sources.documents}
+        raise PolicyLoadError(placed_in_files(exc.problems, sha256)) from None
     return CompiledSources(
         profile=sources.profile,
         compiled=compiled,

@@ -8,7 +8,13 @@ Any problem raises one ``PolicyLoadError`` that lists every problem with its loc
 
 from .builtin import builtin_presets, builtin_profiles
 from .chain import load_policy_chain
-from .document import LoadedDocument, check_bytes, check_bytes_partial, load_document
+from .document import (
+    LoadedDocument,
+    check_bytes,
+    check_bytes_partial,
+    load_document,
+    placed_in_files,
+)
 from .models import (
     CallDoc,
     DefaultsDoc,
@@ -44,5 +50,6 @@ __all__ = [
     "load_document",
     "load_policy_chain",
     "load_schema",
+    "placed_in_files",
     "schema_path",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -29,6 +29,7 @@ __all__ = [
     "check_bytes",
     "check_bytes_partial",
     "load_document",
+    "placed_in_files",
 ]
 
 MAX_PROBLEMS = 500
@@ -56,6 +57,32 @@ class LoadedDocument:
             if not pointer:
                 return (1, 1)
             pointer = pointer.rsplit("/", 1)[0]
+
+    def placed(self, problems: Sequence[Problem]) -> list[Problem]:
+        """The problems, those of this document moved to the node their pointer names."""
+        placed: list[Problem] = []
+        for problem in problems:
+            if problem.path == self.path and problem.pointer:
+                line, column = self.position(problem.pointer)
+                problem = problem._replace(line=line, column=column)
+            placed.append(problem)
+        return placed
+
+
+def placed_in_files(problems: Sequence[Problem], sha256: Mapping[str, str]) -> list[Problem]:
+    """The problems moved to the node their pointer names, each file read again (compiled
+    sources keep the lines of rules only, so a pattern that does not compile is placed here,
+    on the error path); a file whose content is no longer ``sha256[path]`` keeps its
+    problems where they were."""
+    placed = list(problems)
+    for path in dict.fromkeys(p.path for p in problems if p.pointer):
+        try:
+            document = load_document(path)
+        except (PolicyLoadError, OSError):
+            continue
+        if document.sha256 == sha256.get(path):
+            placed = document.placed(placed)
+    return placed
 
 
 def check_bytes(data: bytes, path: str) -> tuple[LoadedDocument | None, list[Problem]]:

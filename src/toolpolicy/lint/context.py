@@ -114,7 +114,7 @@ def _compiled(
     except ConfigurationError as exc:
         problems = [Problem(document.path, 1, 1, CONFIGURATION, str(exc))]
     except PolicyLoadError as exc:
-        problems = _placed(exc.problems, document)
+        problems = document.placed(exc.problems)
     broken = _rules_with_bad_patterns(problems, document)
     if broken is not None and isinstance(document.model, PolicyDoc):
         model, positions = without_rules(document.model, document.positions, broken)
@@ -139,17 +139,6 @@ def _rules_with_bad_patterns(
             return None
         found.add(int(match.group(1)))
     return frozenset(found)
-
-
-def _placed(problems: Sequence[Problem], document: LoadedDocument) -> list[Problem]:
-    """The problems, those of ``document`` moved to the node their pointer names."""
-    placed: list[Problem] = []
-    for problem in problems:
-        if problem.path == document.path and problem.pointer:
-            line, column = document.position(problem.pointer)
-            problem = problem._replace(line=line, column=column)
-        placed.append(problem)
-    return placed
 
 
 def _extends_builtin(document: LoadedDocument) -> bool:
