@@ -171,9 +171,12 @@ def _rest_occurs(choices: tuple[tuple[str, ...], ...], words: tuple[str, ...]) -
 def _each_held(plain: list[tuple[str, ...]], words: tuple[str, ...]) -> bool:
     """Whether each plain choice holds a word of ``words`` of its own, in any order (``*``
     any word): a matching of choices to words, grown by augmenting paths."""
-    wildcards = sum(choice == (_WILDCARD,) for choice in plain)
     if len(words) < len(plain):
         return False
+    if len(plain) == 1:  # the common case: one word, no matching to grow
+        choice = plain[0]
+        return choice == (_WILDCARD,) or any(holds(word, choice) for word in words)
+    wildcards = sum(choice == (_WILDCARD,) for choice in plain)
     holders = [
         [i for i, word in enumerate(words) if holds(word, choice)]
         for choice in plain
