@@ -230,6 +230,7 @@ _PATTERN_WORD = st.text(alphabet="ab-./=:,${}", min_size=1, max_size=6)
 @given(st.sampled_from(("x", "*")), st.lists(_PATTERN_WORD, min_size=1, max_size=3))
 @example("*", ["https://evil.example"])
 @example("x", ["-a=b"])
+@example("x", ["--="])  # no option name: the word "--" (found by this property, round 33)
 def test_a_deny_pattern_hits_the_line_that_spells_it(program: str, rest: list[str]) -> None:
     """The kind: a deny or ask pattern that misses the very line written as its words. Every
     pattern that compiles hits the plain line of its own words (after a program for ``*``)."""

@@ -285,7 +285,7 @@ def compile_occurrence_pattern(text: str) -> CommandPattern:
     words, alternatives = pattern.words, pattern.alternatives
     if _WORD_BREAKS.search(text) is not None:
         words, alternatives = _broken(pattern)
-    if any(_single_dash_long(word) for choice in alternatives[1:] for word in choice):
+    if " -" in text and any(_single_dash_long(w) for c in alternatives[1:] for w in c):
         alternatives = (
             alternatives[0],
             *(tuple(dict.fromkeys(_long_spellings(choice))) for choice in alternatives[1:]),
@@ -340,7 +340,7 @@ def _long_spellings(choice: tuple[str, ...]) -> Iterator[str]:
 def _pieces(word: str) -> list[str]:
     """``word`` as a line's runs hold it: broken at the word-break characters, but a long
     option with a value (read by its name)."""
-    if word.startswith("--") and "=" in word:
+    if word.startswith("--") and word.find("=") > 2:  # ``--=`` names no option: ``--``
         return [word]
     from .command_scan import word_pieces  # the scanner stays off a read's warm path
 
