@@ -1,9 +1,12 @@
 """A deny hits the other spellings of the line it was written for (red team, round 32,
 second look; strict xfails until round 33): a single-dash long option in its double-dash
 spelling and back (Go's flags take both), operands in another order, ``${VAR}/x`` against
-``$VAR/x``. In each, an ``allow`` of the program would let the line through if the deny
-missed it. The properties cover the kinds: every order of a deny's plain words with other
-words between them, every spelling of an option, both spellings of a variable."""
+``$VAR/x``; and (red team, round 33) a quoted or escaped separator, a Go flag's value, ``--``
+and a path's other spellings. In each, an ``allow`` of the program would let the line
+through if the deny missed it. The properties cover the kinds: every order of a deny's plain
+words with other words between them, every spelling of an option, both spellings of a
+variable, separators quoted anywhere, every spelling of a path. The gaps left are strict
+xfails (SECURITY.md)."""
 
 from __future__ import annotations
 
@@ -31,6 +34,29 @@ SPELLINGS = [
     pytest.param("cat $HOME/.ssh/id_rsa", "cat ${HOME}/.ssh/id_rsa", id="braced-variable"),
     pytest.param("cat ${HOME}/.ssh/id_rsa", "cat $HOME/.ssh/id_rsa", id="unbraced-variable"),
     pytest.param("cat $HOME/.ssh/id_rsa", 'cat "$HOME"/.ssh/id_rsa', id="quoted-variable"),
+    # red team, round 33: a quoted or escaped separator is text, not the end of the command
+    pytest.param("git commit --amend", "git commit -m 'a;b' --amend", id="quoted-semicolon"),
+    pytest.param("git commit --amend", 'git commit -m "a|b" --amend', id="quoted-pipe"),
+    pytest.param("git commit --amend", "git commit -m 'a\nb' --amend", id="quoted-newline"),
+    pytest.param("git commit --amend", "git commit -m a\\&b --amend", id="escaped-ampersand"),
+    pytest.param("rm -rf", "rm -r 'a;b' -f x", id="quoted-between-options"),
+    # a Go flag's value in the pattern: read by the flag's name, as a long option's is
+    pytest.param(f"{_APPLY} -auto-approve=true", f"{_APPLY} -auto-approve", id="go-value-bare"),
+    pytest.param(f"{_APPLY} -auto-approve=true", f"{_APPLY} --auto-approve=1", id="go-value-long"),
+    # "--" ends the options: the line may well do the same without it
+    pytest.param("git checkout -- .", "git checkout .", id="end-of-options"),
+    pytest.param("rm -rf -- build", "rm -rf build", id="end-of-options-rm"),
+    # a path in another spelling: "./" in front, "/" at the end, "//", "/."
+    pytest.param("rm -rf build", "rm -rf build/", id="trailing-slash"),
+    pytest.param("rm -rf build", "rm -rf ./build", id="dot-slash"),
+    pytest.param("rm -rf build/", "rm -rf build//.", id="slashes-and-dot"),
+    pytest.param("rm -rf /", "rm -rf //", id="root-twice"),
+    # alternatives that break into as many words: read place by place
+    pytest.param(
+        "cat $HOME/.netrc|$HOME/.aws/credentials",
+        "cat ${HOME}/.aws/credentials",
+        id="broken-alternatives",
+    ),
 ]
 
 
@@ -71,6 +97,25 @@ NOT_HIT = [
 ]  # fmt: skip
 
 
+GAPS = [
+    # a value glued to a short option in the pattern: read as letters, not the option and
+    # its value (a line's glued value is read both ways)
+    pytest.param("curl -XDELETE", "curl -X DELETE https://api.example/r", id="pattern-glued"),
+    # a glob the shell expands to the deny's word
+    pytest.param("rm -rf build", "rm -rf buil?", id="glob"),
+    # a URL's scheme and host in capitals
+    pytest.param("curl https://x.example", "curl HTTPS://X.example", id="url-case"),
+]  # fmt: skip
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: SECURITY.md, Known gaps")
+@pytest.mark.parametrize(("pattern", "line"), GAPS)
+def test_known_gaps(tmp_path: Path, pattern: str, line: str) -> None:
+    policy = load(str(_policy(tmp_path, pattern)), workspace=tmp_path)
+    decided = policy.check("shell", {"command": line})
+    assert (decided.behavior.label, decided.source) == ("deny", "no-x")
+
+
 @pytest.mark.parametrize(("pattern", "line"), NOT_HIT)
 def test_a_deny_does_not_hit_a_line_it_was_not_written_for(
     tmp_path: Path, pattern: str, line: str
@@ -80,9 +125,10 @@ def test_a_deny_does_not_hit_a_line_it_was_not_written_for(
     assert decided.source != "no-x", decided
 
 
-_WORDS = st.sampled_from(["a", "b", "c", "x", "/dev/sda", "of", "if"])
 _OPTIONS = st.sampled_from(["-r", "-f", "-rf", "--force", "-auto-approve", "--dry-run"])
-_NOISE = st.sampled_from(["n", "--other", "-z", "7"])
+_WORDS = st.sampled_from(["a", "b", "c", "x", "/dev/sda", "of", "if", "build/out", "."])
+# other words, some holding a quoted or escaped separator (text to bash)
+_NOISE = st.sampled_from(["n", "--other", "-z", "7", "'a;b'", '"x|y"', "a\\;b", "'p\nq&'"])
 
 
 @st.composite
@@ -92,13 +138,21 @@ def _pattern_and_line(draw: st.DrawFn) -> tuple[str, str]:
     plain = draw(st.lists(_WORDS, min_size=0, max_size=4))
     options = draw(st.lists(_OPTIONS, max_size=2, unique=True))
     pattern = " ".join(["prog", *plain, *options])
-    words = list(draw(st.permutations(plain)))
+    words = [draw(st.sampled_from(_path_spellings(word))) for word in draw(st.permutations(plain))]
     for option in options:
         spelled = draw(st.sampled_from(_spellings(option)))
         words.insert(draw(st.integers(0, len(words))), spelled)
     for _ in range(draw(st.integers(0, 3))):
         words.insert(draw(st.integers(0, len(words))), draw(_NOISE))
     return pattern, " ".join(["prog", *words])
+
+
+def _path_spellings(word: str) -> list[str]:
+    """The ways a line may write the path ``word`` that a deny must read as it."""
+    if "/" not in word and word != ".":
+        return [word]
+    relative = [] if word.startswith("/") else ["./" + word]
+    return [word, word + "/", word.replace("/", "//"), word + "/.", *relative]
 
 
 def _spellings(option: str) -> list[str]:

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from toolpolicy import load
-from toolpolicy.compile.command_patterns import glued_values, program_key
+from toolpolicy.compile.command_patterns import held_words, program_key
 from toolpolicy.compile.command_scan import scan_runs
 from toolpolicy.compile.commands import CommandLine, beyond_plain
 from toolpolicy.compile.plain_subset import (
@@ -71,8 +71,7 @@ def _reference_split(line: str) -> CommandLine:
             positions.setdefault(program_key(word), []).append((run_index, word_index))
     where = MappingProxyType({key: tuple(places) for key, places in positions.items()})
     programs = set(where)
-    words = {w for run in runs for w in run}
-    words |= {value for run in runs for word in run for value in glued_values(word)}
+    words = {held for run in runs for word in run for held in held_words(word)}
     if isinstance(found, NotPlain):
         return CommandLine(
             None,

@@ -33,9 +33,11 @@ __all__ = [
     "MAX_COMMAND_PATTERN_LENGTH",
     "CommandPattern",
     "CommandPatternError",
+    "as_path",
     "compile_command_pattern",
     "compile_occurrence_pattern",
     "glued_values",
+    "held_words",
     "holds",
     "program_key",
 ]
@@ -198,9 +200,31 @@ def _each_held(plain: list[tuple[str, ...]], words: tuple[str, ...]) -> bool:
 
 
 def holds(word: str, choice: tuple[str, ...]) -> bool:
-    """Deny and ask: whether the line's ``word`` is one of ``choice``'s, itself or as a
-    value glued to a short option (:func:`glued_values`)."""
-    return word in choice or any(value in choice for value in glued_values(word))
+    """Deny and ask: whether the line's ``word`` holds one of ``choice``'s words (a deny's
+    words are written as :func:`as_path` writes them): one of its :func:`held_words`."""
+    return any(held in choice for held in held_words(word))
+
+
+def held_words(word: str) -> Iterator[str]:
+    """The words a line's ``word`` holds for a deny or an ask: itself, the path it spells
+    (:func:`as_path`) and the values glued to it if it is a short option
+    (:func:`glued_values`)."""
+    yield word
+    if "/" in word:
+        yield as_path(word)
+    yield from glued_values(word)
+
+
+def as_path(word: str) -> str:
+    """``word`` as the path it names, spelled the shortest way: ``./`` in front, ``/`` at
+    the end, ``/.`` and repeated ``/`` dropped (``./build/``, ``build//.``: ``build``;
+    ``//``: ``/``). A word without ``/`` is itself."""
+    if "/" not in word:
+        return word
+    rooted = word.startswith("/")
+    parts = [part for part in word.split("/") if part not in ("", ".")]
+    path = "/".join(parts)
+    return "/" + path if rooted else path or "."
 
 
 def glued_values(word: str) -> Iterator[str]:
@@ -213,9 +237,10 @@ def glued_values(word: str) -> Iterator[str]:
 
 
 def _option(word: str) -> _Option:
+    name = word.split("=", 1)[0]  # a value kept on a long option is read by its name
     if word.startswith("--"):
-        return _Option(frozenset(), word.split("=", 1)[0])
-    return _Option(frozenset(word[1:]), "")
+        return _Option(frozenset(), name)
+    return _Option(frozenset(name[1:]), "")
 
 
 def compile_command_pattern(text: str) -> CommandPattern:
@@ -276,15 +301,27 @@ def compile_occurrence_pattern(text: str) -> CommandPattern:
     variable's name), so that the pattern holds only words a run can hold: ``*
     https://evil.example`` is ``* https //evil.example``, ``rm -rf $HOME`` is ``rm -rf
     HOME``, ``cat $HOME/.netrc`` (and ``cat ${HOME}/.netrc``) is ``cat HOME /.netrc``,
-    ``-a=b`` is ``-a b``. A long option keeps its value (``--force=yes`` is read by its
-    name), and a single-dash option of several letters may also be the long option Go's
-    flags read it as (``-auto-approve`` is ``-auto-approve|--auto-approve``). The text stays
-    as written; raise :class:`CommandPatternError` where an alternative of a word would
-    break into several words (or none), or nothing is left of the program."""
+    ``-a=b`` is ``-a b``. A long option keeps its value (``--force=yes`` and Go's
+    ``-auto-approve=true`` are read by their names), a single-dash option of three letters
+    or more may also be the long option Go's flags read it as (``-auto-approve`` is
+    ``-auto-approve|--auto-approve``), and ``--`` after the program is dropped. The text
+    stays as written; raise :class:`CommandPatternError` where the alternatives of a word
+    would break into different numbers of words (or none), or nothing is left of the
+    program."""
     pattern = compile_command_pattern(text)
     words, alternatives = pattern.words, pattern.alternatives
     if _WORD_BREAKS.search(text) is not None:
         words, alternatives = _broken(pattern)
+    if " -- " in f"{text} ":
+        words, alternatives = _without_end_of_options(words, alternatives)
+    if "/" in text:  # a path in the shortest spelling a line may give it (``holds``)
+        alternatives = (
+            alternatives[0],
+            *(
+                choice if _is_option(choice[0]) else tuple(dict.fromkeys(map(as_path, choice)))
+                for choice in alternatives[1:]
+            ),
+        )
     if " -" in text and any(_single_dash_long(w) for c in alternatives[1:] for w in c):
         alternatives = (
             alternatives[0],
@@ -303,11 +340,12 @@ def _broken(pattern: CommandPattern) -> tuple[tuple[str, ...], tuple[tuple[str, 
         if all(piece == [alternative] for piece, alternative in zip(pieces, choice, strict=True)):
             words.append(word)
             alternatives.append(choice)
-        elif len(choice) > 1 and all(len(piece) == 1 for piece in pieces):
-            # each alternative stays one word (``$HOME|~`` is ``HOME|~``)
-            broken = tuple(dict.fromkeys(piece[0] for piece in pieces))
-            words.append("|".join(broken))
-            alternatives.append(broken)
+        elif len(choice) > 1 and (zipped := _zipped(pieces)) is not None:
+            # each alternative stays one word (``$HOME|~`` is ``HOME|~``), or all break into
+            # as many, read place by place (``$HOME/a|$HOME/b`` is ``HOME /a|/b``: it may
+            # hit more than the alternatives, as a deny may)
+            words += ["|".join(broken) for broken in zipped]
+            alternatives += zipped
         elif len(choice) > 1:
             raise CommandPatternError(
                 f"invalid deny or ask pattern {text!r}: the alternatives of {word!r} break into "
@@ -323,6 +361,26 @@ def _broken(pattern: CommandPattern) -> tuple[tuple[str, ...], tuple[tuple[str, 
                 "can hold (a line's words break at $ { } = , :)"
             )
     return tuple(words), tuple(alternatives)
+
+
+def _zipped(pieces: list[list[str]]) -> list[tuple[str, ...]] | None:
+    """The alternatives' pieces place by place, if they have as many pieces and none of
+    the places mixes options and words."""
+    if len({len(piece) for piece in pieces}) != 1 or not pieces[0]:
+        return None
+    places = [tuple(dict.fromkeys(place)) for place in zip(*pieces, strict=True)]
+    if any(len({_is_option(word) for word in place}) > 1 for place in places):
+        return None
+    return places
+
+
+def _without_end_of_options(
+    words: tuple[str, ...], alternatives: tuple[tuple[str, ...], ...]
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """``--`` (the end of the options) dropped after the program: a line may well do the
+    same without it (``git checkout -- .`` and ``git checkout .``)."""
+    kept = [i for i, choice in enumerate(alternatives) if i == 0 or choice != ("--",)]
+    return tuple(words[i] for i in kept), tuple(alternatives[i] for i in kept)
 
 
 def _single_dash_long(word: str) -> bool:
@@ -341,6 +399,8 @@ def _pieces(word: str) -> list[str]:
     """``word`` as a line's runs hold it: broken at the word-break characters, but a long
     option with a value (read by its name)."""
     if word.startswith("--") and word.find("=") > 2:  # ``--=`` names no option: ``--``
+        return [word]
+    if _single_dash_long(word) and word.find("=") > 3:  # a Go flag's value: read by name
         return [word]
     from .command_scan import word_pieces  # the scanner stays off a read's warm path
 

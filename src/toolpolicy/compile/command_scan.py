@@ -27,6 +27,9 @@ _WORD_BREAKS = re.compile(r"[\s(){}<>$`=,:]+")
 # A variable's name ends its piece: ``$HOME/x`` is ``HOME`` and ``/x``, as ``${HOME}/x`` is.
 _VARIABLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9])")
 _QUOTES = re.compile(r"['\"\\]")
+# A line as quoted strings, escaped characters and the text between them.
+_QUOTED = re.compile(r"""'[^']*'?|"(?:[^"\\]|\\.)*"?|\\.?|[^'"\\]+""", re.DOTALL)
+_BLANK = str.maketrans(";&|\n", "    ")
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.DOTALL)
 _ANSI_ESCAPE = re.compile(
     r"\\(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|(.))",
@@ -41,6 +44,10 @@ def scan_runs(line: str) -> tuple[tuple[str, ...], ...]:
     variants = [text]
     if "$'" in text:
         variants.append(_ANSI_C.sub(_decode_ansi_c, text))
+    if _QUOTES.search(text) and _RUN_BREAKS.search(text):
+        # A quoted or escaped ``;``, ``&``, ``|`` or newline is text to bash, code to
+        # whatever may run the quoted string: read both ways (``-m 'a;b' --amend``).
+        variants += [_blanked(variant) for variant in variants]
     runs: dict[tuple[str, ...], None] = {}
     for variant in variants:
         readings = [variant]
@@ -52,6 +59,15 @@ def scan_runs(line: str) -> tuple[tuple[str, ...], ...]:
                 if words:
                     runs[words] = None
     return tuple(runs)
+
+
+def _blanked(text: str) -> str:
+    """``text`` with every run-break character inside quotes or after a backslash made a
+    blank, as bash reads it: text, no separator."""
+    return "".join(
+        piece.translate(_BLANK) if piece[0] in "'\"\\" else piece
+        for piece in _QUOTED.findall(text)
+    )
 
 
 def word_pieces(text: str) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from .command_patterns import (
     CommandPatternError,
     compile_command_pattern,
     compile_occurrence_pattern,
-    glued_values,
+    held_words,
     program_key,
 )
 from .command_scan import scan_runs
@@ -132,8 +132,7 @@ def _read_cached(line: str) -> CommandLine:
     positions: dict[str, list[tuple[int, int]]] = {}
     words: set[str] = set()
     for run_index, run in enumerate(runs):
-        words.update(run)
-        words.update(value for word in run for value in glued_values(word))  # a deny's word too
+        words.update(held for word in run for held in held_words(word))  # a deny's words
         for word_index, word in enumerate(run):
             key = program_key(word)
             places = positions.get(key)

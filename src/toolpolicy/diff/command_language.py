@@ -76,7 +76,9 @@ def _long(word: str) -> str | None:
 def option_atoms(alternative: str) -> frozenset[str]:
     """What an option alternative needs: its short letters, or its long name."""
     long = _long(alternative)
-    return frozenset((long,)) if long is not None else frozenset(alternative[1:])
+    if long is not None:
+        return frozenset((long,))
+    return frozenset(alternative.split("=", 1)[0][1:])  # Go's -flag=value: by its name
 
 
 def provided_atoms(word: str, atoms: Iterable[str]) -> frozenset[str]:
