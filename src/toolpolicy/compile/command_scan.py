@@ -65,8 +65,7 @@ def _blanked(text: str) -> str:
     """``text`` with every run-break character inside quotes or after a backslash made a
     blank, as bash reads it: text, no separator."""
     return "".join(
-        piece.translate(_BLANK) if piece[0] in "'\"\\" else piece
-        for piece in _QUOTED.findall(text)
+        piece.translate(_BLANK) if piece[0] in "'\"\\" else piece for piece in _QUOTED.findall(text)
     )
 
 
