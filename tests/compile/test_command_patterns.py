@@ -231,6 +231,7 @@ _PATTERN_WORD = st.text(alphabet="ab-./=:,${}", min_size=1, max_size=6)
 @example("*", ["https://evil.example"])
 @example("x", ["-a=b"])
 @example("x", ["--="])  # no option name: the word "--" (found by this property, round 33)
+@example("x", ["-:::="])  # a Go flag's name the runs break: no flag (the same, round 33)
 def test_a_deny_pattern_hits_the_line_that_spells_it(program: str, rest: list[str]) -> None:
     """The kind: a deny or ask pattern that misses the very line written as its words. Every
     pattern that compiles hits the plain line of its own words (after a program for ``*``)."""

@@ -2,7 +2,7 @@
 second look; strict xfails until round 33): a single-dash long option in its double-dash
 spelling and back (Go's flags take both), operands in another order, ``${VAR}/x`` against
 ``$VAR/x``; and (red team, round 33) a quoted or escaped separator, a Go flag's value, ``--``
-and a path's other spellings. In each, an ``allow`` of the program would let the line
+a path's other spellings and a glob. In each, an ``allow`` of the program would let the line
 through if the deny missed it. The properties cover the kinds: every order of a deny's plain
 words with other words between them, every spelling of an option, both spellings of a
 variable, separators quoted anywhere, every spelling of a path. The gaps left are strict
@@ -51,6 +51,10 @@ SPELLINGS = [
     pytest.param("rm -rf build", "rm -rf ./build", id="dot-slash"),
     pytest.param("rm -rf build/", "rm -rf build//.", id="slashes-and-dot"),
     pytest.param("rm -rf /", "rm -rf //", id="root-twice"),
+    # a glob the shell may expand to the deny's word
+    pytest.param("rm -rf build", "rm -rf buil?", id="glob-question"),
+    pytest.param("rm -rf build", "rm -rf *", id="glob-star"),
+    pytest.param("rm -rf build/out", "rm -rf b*/[o]ut", id="glob-segments"),
     # alternatives that break into as many words: read place by place
     pytest.param(
         "cat $HOME/.netrc|$HOME/.aws/credentials",
@@ -92,6 +96,8 @@ NOT_HIT = [
     pytest.param("rm -rf /", "rm -Rf /", id="letters-stay-case-sensitive"),
     # a plain word needs a word of its own: one word does not stand for two
     pytest.param("dd if=/dev/zero of=/dev/zero", "dd if=/dev/zero", id="one-word-for-two"),
+    # a glob's * never crosses a /: "*" names no path under /
+    pytest.param("rm -rf /", "rm -rf *", id="glob-stays-in-its-folder"),
     # $HOME/x is HOME and /x: the relative path HOME/x is another file
     pytest.param("cat $HOME/.netrc", "cat HOME/.netrc", id="not-a-variable"),
 ]  # fmt: skip
@@ -101,8 +107,6 @@ GAPS = [
     # a value glued to a short option in the pattern: read as letters, not the option and
     # its value (a line's glued value is read both ways)
     pytest.param("curl -XDELETE", "curl -X DELETE https://api.example/r", id="pattern-glued"),
-    # a glob the shell expands to the deny's word
-    pytest.param("rm -rf build", "rm -rf buil?", id="glob"),
     # a URL's scheme and host in capitals
     pytest.param("curl https://x.example", "curl HTTPS://X.example", id="url-case"),
 ]  # fmt: skip
@@ -148,11 +152,13 @@ def _pattern_and_line(draw: st.DrawFn) -> tuple[str, str]:
 
 
 def _path_spellings(word: str) -> list[str]:
-    """The ways a line may write the path ``word`` that a deny must read as it."""
+    """The ways a line may write the path ``word`` that a deny must read as it (or a glob
+    the shell may expand to it)."""
+    globbed = [word[:-1] + "?", "*"] if "/" not in word else [word[:-1] + "*"]
     if "/" not in word and word != ".":
-        return [word]
+        return [word, *globbed]
     relative = [] if word.startswith("/") else ["./" + word]
-    return [word, word + "/", word.replace("/", "//"), word + "/.", *relative]
+    return [word, word + "/", word.replace("/", "//"), word + "/.", *relative, *globbed]
 
 
 def _spellings(option: str) -> list[str]:

@@ -39,6 +39,7 @@ __all__ = [
     "glued_values",
     "held_words",
     "holds",
+    "is_glob",
     "program_key",
 ]
 
@@ -48,6 +49,7 @@ _WILDCARD = "*"
 _FORBIDDEN_IN_PATTERN = frozenset("'\"\\`;&<>()")
 # The characters a line's runs of words break at (``command_scan``) that a pattern may hold.
 _WORD_BREAKS = re.compile(r"[${}=,:]")
+_GLOB = re.compile(r"[*?[]")
 
 
 class CommandPatternError(ValueError):
@@ -201,8 +203,28 @@ def _each_held(plain: list[tuple[str, ...]], words: tuple[str, ...]) -> bool:
 
 def holds(word: str, choice: tuple[str, ...]) -> bool:
     """Deny and ask: whether the line's ``word`` holds one of ``choice``'s words (a deny's
-    words are written as :func:`as_path` writes them): one of its :func:`held_words`."""
-    return any(held in choice for held in held_words(word))
+    words are written as :func:`as_path` writes them): one of its :func:`held_words`, or
+    one it may expand to as a glob (:func:`is_glob`; ``buil?`` holds ``build``)."""
+    return any(held in choice for held in held_words(word)) or (
+        is_glob(word) and any(_expands_to(word, other) for other in choice)
+    )
+
+
+def is_glob(word: str) -> bool:
+    """Whether the shell may expand ``word`` to the names of files (``*``, ``?``, ``[``)."""
+    return _GLOB.search(word) is not None
+
+
+def _expands_to(glob: str, word: str) -> bool:
+    """Whether ``glob`` may expand to the path ``word``: segment by segment, as the shell
+    matches names (a ``*`` never crosses a ``/``; a leading dot is matched too, as under
+    ``dotglob``: a deny may hit more)."""
+    import fnmatch  # only a glob in a line needs it
+
+    globs, words = as_path(glob).split("/"), word.split("/")
+    return len(globs) == len(words) and all(
+        fnmatch.fnmatchcase(name, pattern) for name, pattern in zip(words, globs, strict=True)
+    )
 
 
 def held_words(word: str) -> Iterator[str]:
@@ -398,9 +420,11 @@ def _long_spellings(choice: tuple[str, ...]) -> Iterator[str]:
 def _pieces(word: str) -> list[str]:
     """``word`` as a line's runs hold it: broken at the word-break characters, but a long
     option with a value (read by its name)."""
-    if word.startswith("--") and word.find("=") > 2:  # ``--=`` names no option: ``--``
-        return [word]
-    if _single_dash_long(word) and word.find("=") > 3:  # a Go flag's value: read by name
+    name, _, _ = word.partition("=")
+    if (  # a long option's value, or a Go flag's: read by its name (``--=`` names none)
+        (len(name) > 2 if word.startswith("--") else _single_dash_long(name))
+        and _WORD_BREAKS.search(name) is None
+    ):
         return [word]
     from .command_scan import word_pieces  # the scanner stays off a read's warm path
 

@@ -268,7 +268,10 @@ class ToolBucket(NamedTuple):
         paired = self.pair_programs.intersection(programs)
         if not paired:
             return
-        if len(paired) * len(words) > _MAX_PAIR_LOOKUPS:
+        from .command_patterns import is_glob  # a shell line's, off a read's warm path
+
+        if len(paired) * len(words) > _MAX_PAIR_LOOKUPS or any(map(is_glob, words)):
+            # a glob may stand for any rule's word (``holds``)
             groups.extend(r for k, r in by_word.items() if isinstance(k, tuple) and k[0] in paired)
             return
         for program in paired:
