@@ -51,6 +51,9 @@ SPELLINGS = [
     pytest.param("rm -rf build", "rm -rf ./build", id="dot-slash"),
     pytest.param("rm -rf build/", "rm -rf build//.", id="slashes-and-dot"),
     pytest.param("rm -rf /", "rm -rf //", id="root-twice"),
+    # a value glued to a short option in the pattern: the option, and the value apart
+    pytest.param("curl -XDELETE", "curl -X DELETE https://api.example/r", id="pattern-glued"),
+    pytest.param("ssh -oProxyCommand", "ssh -o ProxyCommand=nc h", id="pattern-glued-key"),
     # a glob the shell may expand to the deny's word
     pytest.param("rm -rf build", "rm -rf buil?", id="glob-question"),
     pytest.param("rm -rf build", "rm -rf *", id="glob-star"),
@@ -104,9 +107,6 @@ NOT_HIT = [
 
 
 GAPS = [
-    # a value glued to a short option in the pattern: read as letters, not the option and
-    # its value (a line's glued value is read both ways)
-    pytest.param("curl -XDELETE", "curl -X DELETE https://api.example/r", id="pattern-glued"),
     # a URL's scheme and host in capitals
     pytest.param("curl https://x.example", "curl HTTPS://X.example", id="url-case"),
 ]  # fmt: skip

@@ -41,6 +41,7 @@ __all__ = [
     "holds",
     "is_glob",
     "program_key",
+    "value_splits",
 ]
 
 MAX_COMMAND_PATTERN_LENGTH = 1024
@@ -67,15 +68,26 @@ def _is_option(word: str) -> bool:
 
 
 class _Option(NamedTuple):
-    """One option alternative: the short letters it needs, or a long option's name."""
+    """One option alternative: the short letters it needs (or some of them, with the rest
+    a value a word holds: :func:`value_splits`), or a long option's name."""
 
     letters: frozenset[str]
     long: str
+    splits: tuple[tuple[str, str], ...] = ()
 
-    def found(self, letters: frozenset[str], longs: tuple[str, ...], named: frozenset[str]) -> bool:
+    def found(
+        self,
+        letters: frozenset[str],
+        longs: tuple[str, ...],
+        named: frozenset[str],
+        words: tuple[str, ...],
+    ) -> bool:
         if self.long:
             return self.long in named or any(self.long.startswith(word) for word in longs)
-        return self.letters <= letters
+        return self.letters <= letters or any(
+            letters.issuperset(short) and any(holds(word, (value,)) for word in words)
+            for short, value in self.splits
+        )
 
 
 class CommandPattern(NamedTuple):
@@ -168,7 +180,7 @@ def _rest_occurs(choices: tuple[tuple[str, ...], ...], words: tuple[str, ...]) -
             letters.update(word[1:])
             if _single_dash_long(word):  # a Go flag's long name, never abbreviated
                 named.add("-" + word.split("=", 1)[0])
-    found = (frozenset(letters), tuple(longs), frozenset(named))
+    found = (frozenset(letters), tuple(longs), frozenset(named), words)
     return all(any(o.found(*found) for o in choice) for choice in options)
 
 
@@ -262,7 +274,17 @@ def _option(word: str) -> _Option:
     name = word.split("=", 1)[0]  # a value kept on a long option is read by its name
     if word.startswith("--"):
         return _Option(frozenset(), name)
-    return _Option(frozenset(name[1:]), "")
+    return _Option(frozenset(name[1:]), "", value_splits(word))
+
+
+def value_splits(alternative: str) -> tuple[tuple[str, str], ...]:
+    """A deny's short option word read as its first letter and a value glued to it, of two
+    characters or more (``-XDELETE``: ``X`` and ``DELETE``; ``-rf`` is the letters ``r``
+    and ``f`` only): a line may give the value as a word of its own (``-X DELETE``)."""
+    if alternative.startswith("--"):
+        return ()
+    name = alternative.split("=", 1)[0]
+    return ((name[1], name[2:]),) if len(name) > 3 else ()
 
 
 def compile_command_pattern(text: str) -> CommandPattern:

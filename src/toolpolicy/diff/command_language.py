@@ -37,7 +37,7 @@ import itertools
 import shlex
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 
-from ..compile.command_patterns import CommandPattern, holds, program_key
+from ..compile.command_patterns import CommandPattern, holds, program_key, value_splits
 from ..core.vocabulary import Behavior
 from .automaton import Nfa, SymbolSet
 
@@ -52,7 +52,7 @@ __all__ = [
     "fresh_spelling",
     "is_option",
     "neutral_words",
-    "option_atoms",
+    "option_needs",
     "pattern_hits",
     "pattern_key",
     "provided_atoms",
@@ -73,27 +73,32 @@ def _long(word: str) -> str | None:
     return word.split("=", 1)[0] if word.startswith("--") and len(word) > 2 else None
 
 
-def option_atoms(alternative: str) -> frozenset[str]:
-    """What an option alternative needs: its short letters, or its long name."""
+def option_needs(alternative: str) -> tuple[frozenset[str], ...]:
+    """What an option alternative needs, any one of: its long name; or its short letters,
+    or some of them and a word holding the rest as a value (``=VALUE``: ``-XDELETE`` is
+    hit by ``-X DELETE``, :func:`~toolpolicy.compile.command_patterns.value_splits`)."""
     long = _long(alternative)
     if long is not None:
-        return frozenset((long,))
-    return frozenset(alternative.split("=", 1)[0][1:])  # Go's -flag=value: by its name
+        return (frozenset((long,)),)
+    letters = frozenset(alternative.split("=", 1)[0][1:])  # Go's -flag=value: by its name
+    splits = value_splits(alternative)
+    return (letters, *(frozenset((*short, "=" + value)) for short, value in splits))
 
 
 def provided_atoms(word: str, atoms: Iterable[str]) -> frozenset[str]:
-    """The ``atoms`` (short letters, long names) the word ``word`` provides after a program:
-    its letters if it is a short cluster (and the long name it spells with two dashes), the
-    long names it abbreviates if it is long."""
+    """The ``atoms`` (short letters, long names, values as ``=VALUE``) the word ``word`` provides
+    after a program: its letters if it is a short cluster (and the long name it spells with
+    two dashes), the long names it abbreviates if it is long, the values it holds."""
+    values = frozenset(a for a in atoms if a[0] == "=" and holds(word, (a[1:],)))
     long = _long(word)
     if long is not None:
-        return frozenset(a for a in atoms if len(a) > 1 and a.startswith(long))
+        return values | {a for a in atoms if a.startswith("--") and a.startswith(long)}
     if is_option(word):
         letters = set(word[1:])
         # a single-dash word of several letters is also a Go flag's long name, exactly
         named = "-" + word.split("=", 1)[0] if len(word) > 3 else None
-        return frozenset(a for a in atoms if (len(a) == 1 and a in letters) or a == named)
-    return frozenset()
+        return values | {a for a in atoms if (len(a) == 1 and a in letters) or a == named}
+    return values
 
 
 def neutral_words(taken_words: Iterable[str], taken_keys: Iterable[str]) -> Iterator[str]:
@@ -248,7 +253,9 @@ def told_apart(pattern: CommandPattern, words: Iterable[str]) -> frozenset[str]:
     rest = pattern.alternatives[1:]
     spelled = {word for choice in rest for word in choice}
     plain = [choice for choice in rest if not is_option(choice[0])]
-    atoms = [atom for word in spelled if is_option(word) for atom in option_atoms(word)]
+    atoms = [
+        atom for word in spelled if is_option(word) for need in option_needs(word) for atom in need
+    ]
     return frozenset(
         word
         for word in words
@@ -285,7 +292,11 @@ def add_pattern(
         return start
     rest = pattern.alternatives[1:]
     plain = [choice for choice in rest if not is_option(choice[0])]
-    options = [[option_atoms(a) for a in choice] for choice in rest if is_option(choice[0])]
+    options = [
+        [need for a in choice for need in option_needs(a)]
+        for choice in rest
+        if is_option(choice[0])
+    ]
     atoms = sorted({atom for choice in options for needed in choice for atom in needed})
     bit = {atom: 1 << i for i, atom in enumerate(atoms)}
     providers: dict[int, int] = {}

@@ -53,7 +53,7 @@ import bisect
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import NamedTuple, TypeVar
 
-from ..compile.command_patterns import CommandPattern, program_key
+from ..compile.command_patterns import CommandPattern, program_key, value_splits
 from ..compile.command_scan import scan_runs
 from ..compile.plain_subset import NotPlain, PlainLine, recognise_plain
 from ..compile.program_table import reads_only
@@ -342,6 +342,12 @@ class _Search:
                             side[key] = min(side.get(key, hit), hit)
         self.patterns = patterns
         self.words = {w for p, _ in patterns.values() for c in p.alternatives for w in c}
+        # the values a deny's short option may hold glued are words it reads too
+        self.words |= {
+            value
+            for word in [w for w in self.words if is_option(w)]
+            for _, value in value_splits(word)
+        }
         self.keys = {p.key for p, _ in patterns.values() if p.key != _WILDCARD}
         self.keys |= {program_key(w) for w in self.words}
         self.neutral = next(neutral_words(self.words, self.keys))

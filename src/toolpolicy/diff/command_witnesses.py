@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence
 
 from ..compile.command_patterns import CommandPattern, glued_values, program_key
-from .command_language import fresh_spelling, is_option, option_atoms
+from .command_language import fresh_spelling, is_option, option_needs
 
 __all__ = ["MAX_WITNESSES", "occurrence_witnesses"]
 
@@ -44,7 +44,11 @@ def occurrence_witnesses(
     spellings = dict.fromkeys((pattern.program if pattern.key != _WILDCARD else program, program))
     rest = pattern.alternatives[1:]
     plain = [choice for choice in rest if not is_option(choice[0])]
-    options = [choice for choice in rest if is_option(choice[0])]
+    options = [
+        [need for a in choice for need in option_needs(a)]
+        for choice in rest
+        if is_option(choice[0])
+    ]
     found: dict[tuple[str, ...], None] = {}
     complete = True
     orders = dict.fromkeys(
@@ -54,7 +58,7 @@ def occurrence_witnesses(
     )
     for slots in orders:
         for chosen in itertools.product(*options):
-            atoms = frozenset().union(*(option_atoms(a) for a in chosen))
+            atoms = frozenset().union(*chosen)
             for groups in _option_words(atoms, keys, words):
                 if groups is None:
                     complete = False
@@ -71,9 +75,11 @@ def _option_words(
     atoms: frozenset[str], keys: set[str], words: set[str]
 ) -> Iterator[list[str] | None]:
     """Every way to write ``atoms`` as option words (letters grouped in clusters in every
-    way, each long name as one word); ``None`` for a way no word spells neutrally."""
+    way, each long name as one word, each value as itself); ``None`` for a way no word
+    spells neutrally."""
     letters = sorted(a for a in atoms if len(a) == 1)
-    longs = sorted(a for a in atoms if len(a) > 1)
+    longs = sorted(a for a in atoms if a.startswith("--"))
+    values = sorted(a[1:] for a in atoms if a[0] == "=")  # each a word of its own
     long_words: list[str] = []
     for long in longs:
         word = next((long[:n] for n in range(len(long), 2, -1) if _neutral(long[:n], keys)), None)
@@ -86,7 +92,7 @@ def _option_words(
         if any(w is None for w in clusters):
             yield None
             continue
-        yield [w for w in clusters if w is not None] + long_words
+        yield [w for w in clusters if w is not None] + long_words + values
 
 
 def _neutral(word: str, keys: set[str]) -> bool:
