@@ -358,20 +358,18 @@ def compile_occurrence_pattern(text: str) -> CommandPattern:
         words, alternatives = _broken(pattern)
     if " -- " in f"{text} ":
         words, alternatives = _without_end_of_options(words, alternatives)
-    if "/" in text:  # a path in the shortest spelling a line may give it (``holds``)
-        alternatives = (
-            alternatives[0],
-            *(
-                choice if _is_option(choice[0]) else tuple(dict.fromkeys(map(as_path, choice)))
-                for choice in alternatives[1:]
-            ),
-        )
-    if " -" in text and any(_single_dash_long(w) for c in alternatives[1:] for w in c):
-        alternatives = (
-            alternatives[0],
-            *(tuple(dict.fromkeys(_long_spellings(choice))) for choice in alternatives[1:]),
-        )
+    if "/" in text or " -" in text:
+        alternatives = (alternatives[0], *map(_as_a_deny_reads, alternatives[1:]))
     return CommandPattern(text, words, alternatives, program_key(words[0]))
+
+
+def _as_a_deny_reads(choice: tuple[str, ...]) -> tuple[str, ...]:
+    """A choice after the program as a deny or an ask holds it: a path in the shortest
+    spelling a line may give it (``holds``), a single-dash option of three letters or more
+    also as Go's long option."""
+    if not _is_option(choice[0]):
+        return tuple(dict.fromkeys(map(as_path, choice)))
+    return tuple(dict.fromkeys(_long_spellings(choice)))
 
 
 def _broken(pattern: CommandPattern) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:

@@ -87,8 +87,10 @@ def _option_words(
             yield None
             return
         long_words.append(word)
+    read = {letter for word in words if is_option(word) for letter in word.lstrip("-")}
+    fillers = [f for f in _FILLERS if f not in read]
     for blocks in _partitions(letters):
-        clusters = [_cluster(block, keys, words) for block in blocks]
+        clusters = [_cluster(block, keys, words, fillers) for block in blocks]
         if any(w is None for w in clusters):
             yield None
             continue
@@ -99,15 +101,15 @@ def _neutral(word: str, keys: set[str]) -> bool:
     return program_key(word) not in keys
 
 
-def _cluster(letters: Sequence[str], keys: set[str], words: set[str]) -> str | None:
+def _cluster(
+    letters: Sequence[str], keys: set[str], words: set[str], fillers: Sequence[str]
+) -> str | None:
     """``-`` and the letters, in some order and with the last repeated or a letter no rule
     reads added if need be, so that it runs as no rule's program (``-a`` runs as ``a``;
     ``-aa`` holds the same letter) and holds as a glued value none of the rules' words
     (``-ab`` may be ``-a b``), nor spells a long option of theirs (``-abc`` is ``--abc`` to
     Go's flags)."""
-    read = {letter for word in words if is_option(word) for letter in word.lstrip("-")}
-    fillers = [""] + [f for f in _FILLERS if f not in read]
-    for filler in fillers:
+    for filler in ("", *fillers):
         for repeat in range(4):
             for order in itertools.permutations(letters):
                 word = "-" + "".join(order) + order[-1] * repeat + filler
