@@ -235,7 +235,7 @@ def test_recorded_calls_are_replayed_and_skipped_lines_reported(tmp_path: Path, 
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     assert lines[2] == (
-        "calls: 156 for 42 argument regions, 9 physical probes, 1 recorded (replayed 1 recorded "
+        "calls: 148 for 40 argument regions, 9 physical probes, 1 recorded (replayed 1 recorded "
         "calls from audit.jsonl; 1 lines not replayable: no arguments recorded (record with "
         "--audit-arguments))"
     )

@@ -223,6 +223,9 @@ def _check_report(report: DiffReport, left: ToolPolicy, right: ToolPolicy, home:
         for r in report.differences
         if r.probe.region is not None
     }
+    # A line whose sides two different deciders (rules, the boundary) decide may stand with
+    # its class: a region of the same behaviors (``diff/command_classes.py``: every knob state changes them alike).
+    classes = {(tool, absolute, a[0], b[0]) for tool, absolute, a, b in reported}
     if report.incomplete is not None:
         _LIMITED.append(report.incomplete)
         return  # inconclusive, never equivalent: test_limits_are_rare counts these
@@ -234,7 +237,15 @@ def _check_report(report: DiffReport, left: ToolPolicy, right: ToolPolicy, home:
         b = _key(right.check(tool, arguments))[:2]
         if a != b:
             key = (tool, _absolute(arguments), a, b)
+            mixed = tool == "shell" and a[1] != b[1] and {a[1], b[1]}.isdisjoint(_DEFAULTS)
+            if mixed and key not in reported:
+                assert (*key[:2], a[0], b[0]) in classes, (arguments, a, b, sorted(reported))
+                continue
             assert key in reported, (tool, arguments, a, b, sorted(reported))
+
+
+_DEFAULTS = ("default", "shell-default")
+"""The sources of a default decision (no rule and no boundary decides)."""
 
 
 _LIMITED: list[str | None] = []

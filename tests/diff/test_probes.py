@@ -128,12 +128,16 @@ def test_a_command_rule_yields_its_region_and_the_rest(tmp_path: Path, git_statu
         "'w' '/'",  # P03 reads a quoted line's files: the boundary's ask, not shell-default
         "",
         # the policy file is one side's only: written first, it decides there, while the
-        # other side's boundary decides the second write
+        # other side's boundary decides the second write (/, .git, .codex: three regions
+        # of one class, deny on both sides, shown by one line)
         "w > 'git-\ufb05atus.yaml' ; w > /",
-        "w > 'git-\ufb05atus.yaml' ; w > .git",
-        "w > 'git-\ufb05atus.yaml' ; w > .codex",
         "'w' '/' ; 'w' > 'git-\ufb05atus.yaml'",
     ]
+    joined = [p.region for p in probes if p.arguments == {"command": commands[-2]}]
+    assert joined[0] is not None and joined[0].special == (
+        "2 simple commands, stands for 3 regions whose lines mix deciders: "
+        "deny on the left, deny on the right"
+    )
 
 
 def test_probes_are_deduplicated_first_origin_kept(tmp_path: Path, team: Path) -> None:

@@ -58,11 +58,11 @@ from ..compile.command_scan import scan_runs
 from ..compile.plain_subset import NotPlain, PlainLine, recognise_plain
 from ..compile.program_table import reads_only
 from ..compile.rules import CompiledRule
-from ..core.decision import Decision
 from ..core.vocabulary import Behavior, Effect
 from ..engine.evaluate import BOUNDARY, RULES
 from ..engine.selection import ToolPolicy
 from .automaton import AutomatonTooLarge, Nfa, SymbolSet, explore
+from .command_classes import Collector, Kinds, Source
 from .command_language import (
     WordAlphabet,
     WordDomain,
@@ -95,9 +95,6 @@ MAX_ALLOW_SETS = 4_096
 _WILDCARD = "*"
 _PLAIN_NEUTRAL = ("w", "x", "y", "z")
 _PLAIN_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_%+-./@^]!")
-
-Source = int | Decision
-"""What decides: a rule (its declaration order) or the boundary (its decision)."""
 
 
 UNREAD_WRITE = "&>"
@@ -328,6 +325,9 @@ class _Search:
         )
         self.limits: list[str] = []
         patterns: dict[Hashable, tuple[CommandPattern, Behavior]] = {}
+        self.kinds = Kinds((policies[0].compiled.rules, policies[1].compiled.rules))
+        # The rules of each allow pattern (by key), both sides'.
+        self.allow_names: dict[Hashable, set[str]] = {}
         # Each deny or ask pattern's key (see ``SideSignature.key``) where it hits a side.
         self.hit_keys: tuple[dict[Hashable, _Key], dict[Hashable, _Key]] = ({}, {})
         for side, side_rules in zip(self.hit_keys, rules, strict=True):
@@ -337,7 +337,9 @@ class _Search:
                         behavior = rule.decision.behavior
                         key = pattern_key(pattern, behavior)
                         patterns.setdefault(key, (pattern, behavior))
-                        if behavior is not Behavior.ALLOW:
+                        if behavior is Behavior.ALLOW:
+                            self.allow_names.setdefault(key, set()).add(rule.name)
+                        else:
                             hit = (int(behavior is Behavior.ASK), 0, rule.order)
                             side[key] = min(side.get(key, hit), hit)
         self.patterns = patterns
@@ -378,6 +380,11 @@ class _Search:
             self.open_programs = None
         self.parts: dict[_Pair, Command] = {}
         self.cache: dict[Command, _Pair] = {}
+        # The pairs a command spelled for its own sake reaches (not only one that mixes a
+        # tracked hit with other rules' allow words), and the classes of every pair.
+        self.primary: set[_Pair] = set()
+        self.classes: set[tuple[str, str]] = set()
+        self.mixing = False
         self.texts = _Texts()
         self.read = _Read(self.texts)
         self.filed: dict[str, _Pair] = {}
@@ -418,6 +425,10 @@ class _Search:
     def _keep(self, command: Command, pair: _Pair) -> None:
         """``command`` decided as ``pair``: a part, unless a shorter one decides alike."""
         self.cache[command] = pair
+        if not self.mixing:
+            self.primary.add(pair)
+        kinds = self.kinds
+        self.classes.add((kinds.kind(0, pair[0].decider), kinds.kind(1, pair[1].decider)))
         text = self.texts[command]
         known = self.parts.get(pair)
         if known is None or (len(text), text) < (len(self.texts[known]), self.texts[known]):
@@ -566,31 +577,37 @@ class _Search:
             if spelled and any(reads_only((program,)) for program in allow.alternatives[0]):
                 # its arguments are reads only, while a neutral program's are possible writes
                 self._limit(f"the allow pattern '{allow.text}' names a program that only reads")
-        # Each line the allow words reach with a redirection one side only decides. A
-        # line with an ask of one side only is one too where a redirection that side
-        # denies beats that ask: the other side stays with the line's allow rules.
-        lines = [(prefix, redirected) for prefix in self._explore(None)]
+        # Each line the allow words reach with a redirection one side only decides, until
+        # a line has that class (see :meth:`_allows_beside`; the redirection beside no allow
+        # rule is a part already). A line with an ask of one side only is one too where a
+        # redirection that side denies beats that ask: the other side stays with the line's
+        # allow rules.
+        prefixes = self._explore(None)
+        for operator, word in redirected:
+            pair = self.redirection((self.neutral,), operator, word)
+            hit = int(pair[0].redirect_deny is None and pair[0].redirect_ask is None)
+            denied = pair[hit].redirect_deny is not None
+            if not self._witnessed(hit, Behavior.DENY if denied else Behavior.ASK):
+                self._redirected([(prefix, [(operator, word)]) for prefix in prefixes])
+        lines: list[tuple[Command, list[tuple[str, str]]]] = []
         for pattern, behavior in self.occurs:
             key = pattern_key(pattern, behavior)
             one_sided = [key in self.hit_keys[0], key in self.hit_keys[1]]
             if one_sided[0] != one_sided[1] and self.allowing[one_sided.index(False)]:
                 hit = one_sided.index(True)
-                hit_lines = self._explore((pattern, behavior))
-                if self.hit_keys[hit][key][0]:  # an ask
-                    denying = [
-                        (operator, word)
-                        for operator, word in redirected
-                        if self.redirection((self.neutral,), operator, word)[hit].redirect_deny
-                        is not None
-                    ]
-                    lines += [(line, denying) for line in hit_lines]
-        self.prefetch(
-            command
-            for prefix, targets in lines
-            for operator, word in targets
-            if (command := prefix._replace(redirect=operator, target=word)) not in self.cache
-            and not self._derived(command)
-        )
+                found = self.hit_keys[hit][key]
+                denying = [
+                    (operator, word)
+                    for operator, word in redirected
+                    if found[0]  # an ask
+                    and self.redirection((self.neutral,), operator, word)[hit].redirect_deny
+                    is not None
+                ]
+                names = self.kinds.names_of(hit, [found[2]])
+                allows = self._allows_beside(hit, found[0], names, bool(denying))
+                hit_lines = self._explore((pattern, behavior), allows)
+                lines += [(line, denying) for line in hit_lines]
+        self._redirected(lines)
         for word in sorted(set(self.words) - set(tracked)):
             # ``*`` in a pattern is any word, not the shell's glob (``hits_files``)
             if (
@@ -600,8 +617,48 @@ class _Search:
             ):
                 tracked.append(word)
         for word in tracked:
-            self._explore(word)
+            hit = self.hits_files(word).index(True)
+            signature = self.file_word(word)[hit]
+            assert signature.key is not None  # a file hit
+            names = self.kinds.names_of(hit, [signature.decider])
+            self._explore(word, self._allows_beside(hit, signature.key[0], names, False))
         return self._combine()
+
+    def _redirected(self, lines: Iterable[tuple[Command, Sequence[tuple[str, str]]]]) -> None:
+        """Decide each line's command with each of its redirections (operator, target)."""
+        self.mixing = True  # an allow rule's line with a file one side decides
+        self.prefetch(
+            command
+            for prefix, targets in lines
+            for operator, word in targets
+            if (command := prefix._replace(redirect=operator, target=word)) not in self.cache
+            and not self._derived(command)
+        )
+        self.mixing = False
+
+    def _witnessed(self, hit: int, behavior: Behavior) -> bool:
+        """Whether a command is known with ``behavior`` deciding side ``hit`` and an allow
+        rule the other."""
+        found = ["", ""]
+        found[hit], found[1 - hit] = behavior.label, Behavior.ALLOW.label
+        return (found[0], found[1]) in self.classes
+
+    def _allows_beside(
+        self, hit: int, ask: int, names: frozenset[str], denying: bool
+    ) -> list[tuple[CommandPattern, Behavior]]:
+        """The allow patterns a search for lines with a deny (``ask``: 0) or an ask (1) on
+        side ``hit`` only needs: every one, until a line has that class (that behavior on
+        ``hit``, an allow on the other side; an ask beaten by a denied redirection then
+        needs a deny's too); then only those of the rules ``names`` (the deciders of the
+        hit). Any other allow rule beside the hit decides a line that mixes two rules'
+        decisions (listed by class, :mod:`.command_classes`): such a line adds no class,
+        and joined with others none either, but for those a line of the hit beside no
+        allow rule gives (which the search finds)."""
+        if not self._witnessed(hit, (Behavior.DENY, Behavior.ASK)[ask]) or (
+            denying and not self._witnessed(hit, Behavior.DENY)
+        ):
+            return self.allows
+        return [item for item in self.allows if self.allow_names[pattern_key(*item)] & names]
 
     def _as_targets(self, occurring: Iterable[Command]) -> list[Command]:
         """Each occurrence with its last plain word a redirection's target instead (``a b``
@@ -664,9 +721,14 @@ class _Search:
 
     # -- searches for lines an allow decides on a side -----------------------------------
 
-    def _explore(self, tracked: tuple[CommandPattern, Behavior] | str | None) -> list[Command]:
-        """The allow patterns' words, with the deny and ask patterns they can run, and
-        ``tracked`` (a pattern, or a file word as an argument) that must be reachable.
+    def _explore(
+        self,
+        tracked: tuple[CommandPattern, Behavior] | str | None,
+        allows: Sequence[tuple[CommandPattern, Behavior]] | None = None,
+    ) -> list[Command]:
+        """The ``allows`` patterns' words (by default every allow pattern's), with the deny
+        and ask patterns they can run, and ``tracked`` (a pattern, or a file word as an
+        argument) that must be reachable.
 
         A line stops where a deny or ask pattern hits the side that must stay quiet (both
         sides without ``tracked``; the side it does not hit with it), or beats ``tracked``
@@ -680,7 +742,8 @@ class _Search:
         patterns read and the allow patterns do not (the twins of
         :class:`~.command_language.WordAlphabet`): of each word a tracked pattern tells
         apart, and of the neutral word."""
-        words = {w for p, _ in self.allows for c in p.alternatives for w in c}
+        allows = self.allows if allows is None else allows
+        words = {w for p, _ in allows for c in p.alternatives for w in c}
         extra: set[str] = set()
         if isinstance(tracked, tuple):
             words |= {w for c in tracked[0].alternatives[1:] for w in c}
@@ -711,10 +774,10 @@ class _Search:
             chosen = {
                 key: item for key, item in chosen.items() if key in quiet or loud[key] < beaten
             }
-        first = len(self.allows)
+        first = len(allows)
         stop = frozenset(range(first, first + len(chosen)))
         nfa = Nfa()
-        items = [*self.allows, *chosen.values()]
+        items = [*allows, *chosen.values()]
         if isinstance(tracked, tuple):
             items.append(tracked)
         # Only the tracked pattern's words need twins: the other deny and ask patterns here
@@ -748,18 +811,19 @@ class _Search:
             if symbols and (target is None or target in matched)
         )
         witnesses = [Command(words, hidden=hidden) for words, hidden in spelled_lines]
+        self.mixing = tracked is not None  # a tracked hit beside allow rules' words
         self.prefetch(witnesses)
+        self.mixing = False
         return witnesses
 
     # -- joining commands into lines ----------------------------------------------------
 
     def _combine(self) -> list[CommandRegion]:
-        found: dict[tuple[Source | None, Source | None], tuple[Command, ...]] = {}
+        found: Collector[Command] = Collector(self.kinds, lambda line: _length(line, self.texts))
 
         def note(line: tuple[Command, ...], left: Source | None, right: Source | None) -> None:
-            known = found.get((left, right))
-            if known is None or _length(line, self.texts) < _length(known, self.texts):
-                found[(left, right)] = line
+            alone = len(line) == 1 and self.cache.get(line[0]) in self.primary
+            found.note(line, left, right, mixing=not alone)
 
         self._join(list(self.parts.items()), note)
         if any(_files_on_writes_only(side.policy, side.tool) for side in self.sides):
@@ -778,10 +842,10 @@ class _Search:
             self._limit(f"the command rule '{name}' decided with another source")
         limited = INCOMPLETE + "; ".join(self.limits) if self.limits else None
         out = [CommandRegion((), empty[0].decider, empty[1].decider, EMPTY_SPECIAL)]
-        for (left, right), line in sorted(found.items(), key=lambda item: len(item[1])):
-            several = None if len(line) == 1 else f"{len(line)} simple commands"
-            special = ", ".join(filter(None, (several, limited))) or None
-            out.append(CommandRegion(line, left, right, special))
+        for item in found.listed():
+            several = None if len(item.line) == 1 else f"{len(item.line)} simple commands"
+            special = ", ".join(filter(None, (several, item.special, limited))) or None
+            out.append(CommandRegion(item.line, item.left, item.right, special))
         return out
 
     def _join(self, parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:

@@ -32,8 +32,9 @@ from ..tools.protected import ProtectedEntry
 from ..tools.registry import ToolDefinition
 from ..tools.workspace import normalized_path
 from .automaton import Nfa, explore
+from .command_classes import Source
 from .command_language import command_line, pattern_hits
-from .command_regions import EMPTY_SPECIAL, INCOMPLETE, Source, command_regions
+from .command_regions import EMPTY_SPECIAL, INCOMPLETE, command_regions
 from .path_language import (
     PathDomain,
     add_exact,
