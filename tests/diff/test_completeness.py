@@ -224,7 +224,8 @@ def _check_report(report: DiffReport, left: ToolPolicy, right: ToolPolicy, home:
         if r.probe.region is not None
     }
     # A line whose sides two different deciders (rules, the boundary) decide may stand with
-    # its class: a region of the same behaviors (``diff/command_classes.py``: every knob state changes them alike).
+    # its class: a region of the same behaviors (``diff/command_classes.py``: every knob
+    # state changes them alike).
     classes = {(tool, absolute, a[0], b[0]) for tool, absolute, a, b in reported}
     if report.incomplete is not None:
         _LIMITED.append(report.incomplete)
