@@ -62,6 +62,31 @@ def test_a_redirection_is_signed_as_the_engine_decides_it(
                     assert derived == _engine(search, command), command.text
 
 
+@settings(max_examples=60, deadline=None)
+@given(left_rules=policies, right_rules=policies)
+def test_a_file_command_is_decided_as_its_twin(
+    left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
+) -> None:
+    """``w &> P`` as ``w > P``: where the search signs a command as its twin (no engine
+    call), the engine decides both alike."""
+    with tempfile.TemporaryDirectory() as top:
+        search, ws = _search(Path(top), left_rules, right_rules)
+        inside = [f"{ws}/{w}" for w in ("a", "b/c", ".git/config", "link/x", "-a", "b")]
+        twinned = 0
+        for word in (*WORDS, *inside):
+            for operator in ("", "<", ">", "&>"):
+                command = (
+                    Command((search.neutral,), operator, word)
+                    if operator
+                    else Command((search.neutral, word))
+                )
+                twin = search.file_twin(command)
+                if twin is not None:
+                    twinned += 1
+                    assert _engine(search, command) == _engine(search, twin), command.text
+        assert twinned > 0 or search.open_programs is None
+
+
 def test_a_read_redirection_after_a_prefix_is_put_together_from_its_parts(
     tmp_path: Path,
 ) -> None:

@@ -39,19 +39,22 @@ class Kinds:
     """Both sides' rules by declaration order: the name and behavior of a decider."""
 
     def __init__(self, rules: tuple[Sequence[CompiledRule], Sequence[CompiledRule]]) -> None:
-        self._rules = tuple({rule.order: rule for rule in side} for side in rules)
+        self._names = tuple({rule.order: rule.name for rule in side} for side in rules)
+        self._kinds = tuple(
+            {rule.order: rule.decision.behavior.label for rule in side} for side in rules
+        )
 
     def kind(self, side: int, source: Source | None) -> str:
         """The behavior deciding ``side`` (:data:`DEFAULT`: none)."""
         if source is None:
             return DEFAULT
-        if isinstance(source, Decision):
-            return source.behavior.label
-        return self._rules[side][source].decision.behavior.label
+        if isinstance(source, int):
+            return self._kinds[side][source]
+        return source.behavior.label
 
     def name(self, side: int, source: Source | None) -> str | None:
         """The rule deciding ``side`` (``None``: no rule, or the boundary)."""
-        return self._rules[side][source].name if isinstance(source, int) else None
+        return self._names[side][source] if isinstance(source, int) else None
 
     def names_of(self, side: int, sources: Sequence[Source | None]) -> frozenset[str]:
         """The names of the rules among ``sources``."""
@@ -63,7 +66,7 @@ class Kinds:
         if left is None or right is None:
             return False
         if isinstance(left, int) and isinstance(right, int):
-            return self.name(0, left) != self.name(1, right)
+            return self._names[0][left] != self._names[1][right]
         return left != right
 
 
@@ -77,15 +80,27 @@ class Listed(NamedTuple, Generic[C]):
     special: str | None
 
 
+class _Kept(NamedTuple, Generic[C]):
+    line: tuple[C, ...]
+    size: tuple[int, int]
+    left: Source | None
+    right: Source | None
+
+
 class Collector(Generic[C]):
-    """The regions noted, each kept with its shortest line (``length`` orders lines)."""
+    """The regions noted, each kept with its shortest line: fewer commands, then fewer
+    characters (``size``), then the first ``text`` in order."""
 
     def __init__(
-        self, kinds: Kinds, length: Callable[[tuple[C, ...]], tuple[int, int, str]]
+        self,
+        kinds: Kinds,
+        size: Callable[[tuple[C, ...]], tuple[int, int]],
+        text: Callable[[tuple[C, ...]], str],
     ) -> None:
         self.kinds = kinds
-        self.length = length
-        self.found: dict[Hashable, tuple[tuple[C, ...], Source | None, Source | None]] = {}
+        self.size = size
+        self.text = text
+        self.found: dict[Hashable, _Kept[C]] = {}
         self.members: dict[Hashable, set[tuple[Source | None, Source | None]]] = {}
 
     def note(
@@ -93,19 +108,28 @@ class Collector(Generic[C]):
     ) -> None:
         """A line decided by ``left`` and ``right``; ``mixing``: it joins commands, or adds
         other rules' words to one, so that it stands with its class where two different
-        rules decide it."""
+        deciders decide it."""
         key: Hashable = (left, right)
-        if mixing and self.kinds.mixed(left, right):
-            key = (self.kinds.kind(0, left), self.kinds.kind(1, right))
-            self.members.setdefault(key, set()).add((left, right))
+        kinds = self.kinds
+        if mixing and kinds.mixed(left, right):
+            key = (kinds.kind(0, left), kinds.kind(1, right))
+            members = self.members.get(key)
+            if members is None:
+                members = self.members[key] = set()
+            members.add((left, right))
         known = self.found.get(key)
-        if known is None or self.length(line) < self.length(known[0]):
-            self.found[key] = (line, left, right)
+        size = self.size(line)
+        if (
+            known is None
+            or size < known.size
+            or (size == known.size and self.text(line) < self.text(known.line))
+        ):
+            self.found[key] = _Kept(line, size, left, right)
 
     def listed(self) -> list[Listed[C]]:
         """Every region, with fewer commands first."""
         out = []
-        for key, (line, left, right) in self.found.items():
+        for key, (line, _, left, right) in self.found.items():
             members = self.members.get(key)
             special = None
             if members is not None and len(members) > 1:

@@ -534,7 +534,19 @@ class _Search:
             if not complete:
                 self._limit(f"the options of '{pattern.text}' were not all spelled")
             occurring += (Command(words) for words in witnesses)
-        self.prefetch(occurring)
+        # Each occurrence, and each of its words as a neutral program's argument (whether a
+        # file rule decides it), in one batch.
+        self.prefetch(
+            [
+                *occurring,
+                *(
+                    Command((self.neutral, word))
+                    for command in occurring
+                    for word in command.words
+                    if word != _WILDCARD
+                ),
+            ]
+        )
         self.prefetch(self._as_targets(occurring))
         options = {word for command in occurring for word in command.words if is_option(word)}
         for option in sorted(options):
@@ -548,11 +560,16 @@ class _Search:
             for path in dict.fromkeys(paths)
             if (word := self._path_word(path)) is not None
         ]
-        self.prefetch(
-            Command((self.neutral, word))
-            if operator == "<"
-            else Command((self.neutral,), operator, word)
-            for operator, word in spelled
+        self._prefetch_files(
+            [
+                command
+                for operator, word in spelled
+                for command in (
+                    (Command((self.neutral, word)), Command((self.neutral,), operator, word))
+                    if operator == "<"
+                    else (Command((self.neutral,), operator, word),)
+                )
+            ]
         )
         for operator, word in spelled:
             if operator == "<" and self._one_sided(self.file_word(word), redirect=False):
@@ -693,6 +710,34 @@ class _Search:
         found = [any(source is not None for source in side) for side in hits]
         return found[0] != found[1] and self.allowing[found.index(False)]
 
+    def _prefetch_files(self, commands: Sequence[Command]) -> None:
+        """Decide the neutral program's commands with a file: each whose twin
+        (:meth:`file_twin`) is one of them is signed as its twin, without an engine call."""
+        twins = {command: self.file_twin(command) for command in commands}
+        known = set(commands)
+        derived = [c for c, twin in twins.items() if twin is not None and twin in known]
+        self.prefetch(c for c in commands if c not in derived)
+        for command in derived:
+            if command not in self.cache:
+                twin = twins[command]
+                assert twin is not None
+                self._keep(command, self.cache[twin])
+
+    def file_twin(self, command: Command) -> Command | None:
+        """The command ``w &> PATH`` is decided as: ``w > PATH`` (both write the file), where
+        no command pattern can tell them apart (``PATH`` is a word none reads,
+        :meth:`_path_word`, and no deny or ask has a wildcard program or can run ``w`` with a
+        ``*`` its target fills); ``None``: none. (An absolute path in the workspace is no
+        twin of the relative one: the boundary refuses every absolute write.)"""
+        words, word = command.words, command.target
+        if words != (self.neutral,) or command.hidden or self.open_programs is None:
+            return None
+        if "*" in word or "?" in word:
+            return None
+        if command.redirect != UNREAD_WRITE:
+            return None
+        return Command(words, ">", word)
+
     def _path_word(self, path: str) -> str | None:
         """``path`` as a plain argument word the rules read as that path alone (no ``>``:
         such a word is scanned as code too) and no command rule tells from a neutral word
@@ -819,7 +864,12 @@ class _Search:
     # -- joining commands into lines ----------------------------------------------------
 
     def _combine(self) -> list[CommandRegion]:
-        found: Collector[Command] = Collector(self.kinds, lambda line: _length(line, self.texts))
+        texts = self.texts
+
+        def size(line: tuple[Command, ...]) -> tuple[int, int]:
+            return len(line), sum(len(texts[c]) for c in line) + 3 * (len(line) - 1)
+
+        found: Collector[Command] = Collector(self.kinds, size, lambda line: _text(line, texts))
 
         def note(line: tuple[Command, ...], left: Source | None, right: Source | None) -> None:
             alone = len(line) == 1 and self.cache.get(line[0]) in self.primary
@@ -1009,10 +1059,9 @@ def _hidden(plain: SideSignature, words: SideSignature, writes: bool) -> SideSig
     )
 
 
-def _length(line: tuple[Command, ...], texts: Mapping[Command, str]) -> tuple[int, int, str]:
-    """Fewer commands first, then shorter text."""
-    text = " ; ".join(texts[c] for c in line)
-    return len(line), len(text), text
+def _text(line: tuple[Command, ...], texts: Mapping[Command, str]) -> str:
+    """The line as written: its commands joined by ``" ; "`` (3 characters each)."""
+    return " ; ".join(texts[c] for c in line)
 
 
 class _Texts(dict[Command, str]):
