@@ -31,11 +31,12 @@ from ..tools.definitions import builtin_definitions
 from ..tools.protected import ProtectedEntry
 from ..tools.registry import ToolDefinition
 from ..tools.workspace import normalized_path
-from .automaton import Nfa, explore
+from .automaton import CompiledNfa, Nfa, explore
 from .command_classes import Source
 from .command_language import command_line, pattern_hits
 from .command_regions import EMPTY_SPECIAL, INCOMPLETE, command_regions
 from .path_language import (
+    PathAlphabet,
     PathDomain,
     add_exact,
     add_glob,
@@ -156,7 +157,7 @@ def argument_regions(
         commands = d.effect is Effect.EXECUTE and _COMMAND_FIELD in d.arguments.names
         if (d.path_argument is not None or commands) and paths is None:
             rules_of = (_all(left), _all(right))
-            paths = _PathSearch(rules_of, protected, shared, left.workspace, home)
+            paths = _PathSearch(rules_of, protected, shared, left.workspace, home, hand)
         if d.path_argument is not None:
             assert paths is not None
             argument = d.path_argument
@@ -288,6 +289,7 @@ class _PathSearch:
         shared: frozenset[ProtectedEntry],
         root: str,
         home: str,
+        hand: Here | None = None,
     ) -> None:
         globs: dict[str, GlobPattern] = {}
         for side in rules:
@@ -342,10 +344,14 @@ class _PathSearch:
             if glob.outside and glob.matches_absolute(root, home)
         )
         self.stop = frozenset(self.root + 1 + i for i, e in enumerate(protected) if e in shared)
+        # The absolute paths are searched in the twin (if any) while the relative ones are
+        # here: the twin has nothing else to do yet.
+        work = (compiled, absolute_starts, alphabet)
+        pending = None if hand is None else hand.send(_absolute, work)
         relative = explore(
             compiled, relative_starts, PathDomain(alphabet), stop=self.stop, below=alphabet.slash
         )
-        absolute = explore(compiled, absolute_starts, PathDomain(alphabet, devices=False))
+        absolute = _absolute(None, work) if pending is None else pending.result()
         self.found = [
             *(
                 (matched, alphabet.text(symbols) or ROOT_PATH, False)
@@ -400,6 +406,14 @@ class _PathSearch:
             )
             for (left, right, marks, absolute), value in out.items()
         ]
+
+
+def _absolute(
+    _: object, payload: tuple[CompiledNfa, list[int], PathAlphabet]
+) -> dict[frozenset[int], tuple[int, ...]]:
+    """What follows the first ``/`` of every absolute path, by the patterns it matches."""
+    compiled, starts, alphabet = payload
+    return explore(compiled, starts, PathDomain(alphabet, devices=False))
 
 
 def _relative_spelling(anchor: str, root: str, home: str) -> str | None:
