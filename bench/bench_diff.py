@@ -1,6 +1,6 @@
-"""Benchmark of ``toolpolicy diff``: two 1,000-rule policies (target: 1 s as a process,
-issue 14), and the everyday comparisons (P02 → P03, the presets; target: 200 ms each in
-process).
+"""Benchmark of ``toolpolicy diff``: two 1,000-rule policies (targets: 2 s, issue 13, and
+1 s, issue 14, as a process), and the everyday comparisons (P02 → P03, the presets;
+target: 200 ms each in process).
 
 Run from the repository root::
 
@@ -38,7 +38,8 @@ from toolpolicy.diff.scratch import scratch_workspace
 from toolpolicy.diff.sides import load_sides
 from toolpolicy.engine.selection import gc_paused
 
-TARGET_SECONDS = 1.0
+TARGETS = ((2.0, "issue 13"), (1.0, "issue 14"))
+"""Seconds for the process, and the issue that sets each target."""
 EVERYDAY_TARGET_SECONDS = 0.2
 EVERYDAY = (("P02", "P03"), ("workspace-write", "danger-full-access"), ("P03", "read-only"))
 PHASES = ("load", "regions", "decide", "render")
@@ -163,12 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     over = False
     if processes:
         process = statistics.median(processes)
-        over = process >= TARGET_SECONDS
-        verdict = "OVER" if over else "ok"
-        print(
-            f"  process  {process:7.3f} s median of {args.runs} "
-            f"(target < {TARGET_SECONDS} s): {verdict}"
+        targets = ", ".join(
+            f"{issue} < {seconds} s: {'OVER' if process >= seconds else 'ok'}"
+            for seconds, issue in TARGETS
         )
+        over = process >= min(seconds for seconds, _ in TARGETS)
+        print(f"  process  {process:7.3f} s median of {args.runs} ({targets})")
     print("everyday comparisons, in process")
     for left_side, right_side in EVERYDAY:
         everyday_run(left_side, right_side)  # the built-in sides are cached after this

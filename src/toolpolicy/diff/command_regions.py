@@ -34,6 +34,13 @@ patterns is needed (it is exponential in the number of deny and ask patterns):
    them conservatively, :mod:`toolpolicy.compile.redirect_scan`); its deny and ask hits and
    its written files' stay — joined as in 1.
 
+Lines that mix two deciders are listed by class (:mod:`.command_classes`). So a search of
+step 2 spells every allow rule's words beside a hit only until a line has its class (a
+deny, or an ask, on the hit's side and an allow on the other); every later search for that
+class spells only the allow words of the rules that decide its own hit (the lines that may
+keep one rule on both sides) and the lines beside no allow rule. Likewise the allow words'
+lines with a redirection one side only decides.
+
 Each search is bounded; a bounded search that had to stop leaves its regions marked
 ``incomplete: ...`` (the verdict is then never equivalent). So are the regions when a
 redirection is decided on one side only beside allow rules on the other (tried: ``w > PATH``
