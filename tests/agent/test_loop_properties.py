@@ -44,7 +44,9 @@ def reply(draw: st.DrawFn) -> ModelReply:
     return ModelReply(content, calls, finish)
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(reply(), max_size=6), st.integers(1, 5))
 def test_whatever_the_model_says_the_run_ends_cleanly_and_the_history_stays_paired(
     p03: ToolPolicy, ws: Workspace, replies: list[ModelReply], max_turns: int
