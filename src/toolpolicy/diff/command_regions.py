@@ -919,7 +919,10 @@ class _Search:
             Command(c.read_words, background=True, hidden=c.hidden, shaped=c.shaped)
             for _, c in parts
         ]
-        for ((a, b), command), (alone_a, alone_b) in zip(parts, self._signed(words), strict=True):
+        unique = list(dict.fromkeys(words))  # ``w P``, ``w < P``, ``w > P``: one ``w P &``
+        signed = dict(zip(unique, self._signed(unique), strict=True))
+        for ((a, b), command), word in zip(parts, words, strict=True):
+            alone_a, alone_b = signed[word]
             writes = command.redirect not in ("", "<")
             pair = (_hidden(a, alone_a, writes), _hidden(b, alone_b, writes))
             hidden.setdefault(pair, command._replace(background=True))
