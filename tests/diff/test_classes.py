@@ -1,5 +1,5 @@
 """Shell regions whose lines mix two deciders are listed by class (``diff/command_classes.py``):
-one witness stands for every region of the same behaviors, the verdict is unchanged, and a
+one witness stands for every line of the same behaviors, the verdict is unchanged, and a
 rule's own regions are still listed one by one."""
 
 from __future__ import annotations
@@ -65,13 +65,13 @@ def test_lines_joining_a_changed_rule_with_unchanged_ones_stand_for_their_class(
     assert ("w secret", "secret", "shell-default", None) in shell
     # Six lines join it with an ask (``w secret ; c1`` ... ``c5``, and ``w secret ; w /``,
     # where the boundary asks): the left denies them by "secret", the right asks by each
-    # program's rule or the boundary. One class, one witness.
+    # program's rule or the boundary. One class, one witness, checked for all six below.
     joined = [entry for entry in shell if " ; " in entry[0]]
     assert [entry[3] for entry in joined if entry[1] == "secret"] == [
-        "2 simple commands, stands for 6 regions whose lines mix deciders: "
+        "2 simple commands, stands for every line that mixes deciders: "
         "deny on the left, ask on the right",
         # writing / , .git, .codex beside it: the boundary denies on the right
-        "2 simple commands, stands for 3 regions whose lines mix deciders: "
+        "2 simple commands, stands for every line that mixes deciders: "
         "deny on the left, deny on the right",
     ], joined
     # Every region of the class is decided as its witness is: the same change, every time.
@@ -81,6 +81,8 @@ def test_lines_joining_a_changed_rule_with_unchanged_ones_stand_for_their_class(
             assert a.check("shell", {"command": line}).behavior.label == "deny"
             decided = b.check("shell", {"command": line})
             assert (decided.behavior.label, decided.source) == ("ask", f"ask-{program}")
+    decided = b.check("shell", {"command": "w secret ; w /"})
+    assert (decided.behavior.label, decided.source) == ("ask", "workspace-boundary")
 
 
 def test_the_output_grows_with_the_rules_that_change_not_with_their_product(
@@ -122,8 +124,8 @@ def test_a_rule_that_changes_its_behavior_keeps_its_own_region(tmp_path: Path) -
     # boundary reading /): a class; so are the writes the boundary denies on the right.
     joined = [entry for entry in shell if " ; " in entry[0]]
     assert sorted(entry[3] or "" for entry in joined if entry[1] == "deploy") == [
-        "2 simple commands, stands for 3 regions whose lines mix deciders: "
-        "deny on the left, deny on the right",
-        "2 simple commands, stands for 6 regions whose lines mix deciders: "
+        "2 simple commands, stands for every line that mixes deciders: "
         "deny on the left, ask on the right",
+        "2 simple commands, stands for every line that mixes deciders: "
+        "deny on the left, deny on the right",
     ], joined

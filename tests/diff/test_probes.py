@@ -128,14 +128,14 @@ def test_a_command_rule_yields_its_region_and_the_rest(tmp_path: Path, git_statu
         "'w' '/'",  # P03 reads a quoted line's files: the boundary's ask, not shell-default
         "",
         # the policy file is one side's only: written first, it decides there, while the
-        # other side's boundary decides the second write (/, .git, .codex: three regions
-        # of one class, deny on both sides, shown by one line)
+        # other side's boundary decides the second write (/, .git, .codex: lines of one
+        # class, deny on both sides, shown by one)
         "w > 'git-\ufb05atus.yaml' ; w > /",
         "'w' '/' ; 'w' > 'git-\ufb05atus.yaml'",
     ]
     joined = [p.region for p in probes if p.arguments == {"command": commands[-2]}]
     assert joined[0] is not None and joined[0].special == (
-        "2 simple commands, stands for 3 regions whose lines mix deciders: "
+        "2 simple commands, stands for every line that mixes deciders: "
         "deny on the left, deny on the right"
     )
 

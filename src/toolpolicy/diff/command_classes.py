@@ -5,7 +5,7 @@ that join commands, or that add another rule's words to a command, mix the decid
 their parts: with *n* rules that differ and *m* that do not, there are about *n* times *m* such
 pairs, each one a consequence of a part's own difference. They are listed by *class*: the
 behaviors that decide each side (``deny``, ``ask``, ``allow``, or ``default`` where no rule
-does), one shortest witness for each class, with the number of regions it stands for.
+does), one shortest witness for each class.
 
 That loses no verdict: the effective decision of a shell call is the rules' behavior taken
 through the knobs (an approval policy ``never`` turns an ask into its deny, an escalation asks
@@ -72,7 +72,7 @@ class Kinds:
 
 class Listed(NamedTuple, Generic[C]):
     """A region as listed: its shortest witness line, its deciders, and ``special`` (what it
-    says of itself beyond them: the class it stands for, where that holds more than it)."""
+    says of itself beyond them: the class it stands for)."""
 
     line: tuple[C, ...]
     left: Source | None
@@ -101,7 +101,7 @@ class Collector(Generic[C]):
         self.size = size
         self.text = text
         self.found: dict[Hashable, _Kept[C]] = {}
-        self.members: dict[Hashable, set[tuple[Source | None, Source | None]]] = {}
+        self.classes: set[Hashable] = set()
 
     def note(
         self, line: tuple[C, ...], left: Source | None, right: Source | None, *, mixing: bool
@@ -113,10 +113,7 @@ class Collector(Generic[C]):
         kinds = self.kinds
         if mixing and kinds.mixed(left, right):
             key = (kinds.kind(0, left), kinds.kind(1, right))
-            members = self.members.get(key)
-            if members is None:
-                members = self.members[key] = set()
-            members.add((left, right))
+            self.classes.add(key)
         known = self.found.get(key)
         size = self.size(line)
         if (
@@ -130,19 +127,15 @@ class Collector(Generic[C]):
         """Every region, with fewer commands first."""
         out = []
         for key, (line, _, left, right) in self.found.items():
-            members = self.members.get(key)
             special = None
-            if members is not None and len(members) > 1:
+            if key in self.classes:
                 assert isinstance(key, tuple)
-                special = class_special(key[0], key[1], len(members))
+                special = class_special(key[0], key[1])
             out.append(Listed(line, left, right, special))
         out.sort(key=lambda item: len(item.line))
         return out
 
 
-def class_special(left: str, right: str, regions: int) -> str:
+def class_special(left: str, right: str) -> str:
     """What a class's region says of itself."""
-    return (
-        f"stands for {regions} regions whose lines mix deciders: "
-        f"{left} on the left, {right} on the right"
-    )
+    return f"stands for every line that mixes deciders: {left} on the left, {right} on the right"

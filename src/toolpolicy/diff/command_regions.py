@@ -83,6 +83,7 @@ from .command_language import (
     told_apart,
 )
 from .command_witnesses import occurrence_witnesses
+from .prefix_best import Entry, PrefixBest, best_two
 from .twin import Here
 
 __all__ = [
@@ -940,42 +941,81 @@ class _Search:
 
         self._hits(list(hidden.items()), note_hidden)
 
-    @staticmethod
-    def _hits(parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
+    def _hits(self, parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
         """Lines of two parts where one decides the left side and the other the right,
         both by a deny or ask: ``p`` then ``q`` with ``q`` no earlier on the left and
-        strictly earlier on the right (or, tied on the right by position, ``q`` first)."""
+        strictly earlier on the right (or, tied on the right by position, ``q`` first and
+        strictly later on the left).
+
+        Two different deciders make a line that stands with its class
+        (:mod:`.command_classes`), so of those only the shortest ``q`` of each behavior is
+        joined to ``p`` (:class:`.prefix_best.PrefixBest`); every ``q`` the same decider
+        decides is joined. So the scan grows with the parts, not with their pairs."""
         infinite = _NO_KEY
         keyed = sorted(
             ((a.key or infinite, b.key or infinite, a, b, command) for (a, b), command in parts),
             key=lambda item: item[0],
             reverse=True,
         )
-        seen: list[tuple[tuple[int, int, int], int]] = []  # (right key, index), sorted
-        kept: set[tuple[tuple[int, int, int], Source | None]] = set()
-        asked: set[tuple[tuple[int, int, int], Source | None, tuple[int, int, int]]] = set()
-        added = 0
-        for left_key, right_key, a, _, command in keyed:
-            while added < len(keyed) and keyed[added][0] >= left_key:
-                entry = keyed[added]
-                mark = (entry[1], entry[3].decider)
-                if entry[1] != infinite and mark not in kept:
-                    kept.add(mark)
-                    bisect.insort(seen, (entry[1], added))
-                added += 1
-            question = (left_key, a.decider, right_key)
-            if left_key == infinite or question in asked:
-                continue
-            asked.add(question)
-            stop = bisect.bisect_left(seen, (right_key, -1))
-            for _, j in seen[:stop]:
-                note((command, keyed[j][4]), a.decider, keyed[j][3].decider)
-            if right_key != infinite and right_key[1]:
-                for other_key, j in seen[stop:]:
-                    if other_key != right_key:
-                        break
-                    if keyed[j][0] > left_key:
+        texts, kinds = self.texts, self.kinds
+
+        def group(side: int, source: Source | None) -> Hashable:
+            name = kinds.name(side, source)
+            return source if name is None else ("rule", name)
+
+        rights = sorted({entry[1] for entry in keyed if entry[1] != infinite})
+        before = (PrefixBest(len(rights)), PrefixBest(len(rights)))  # q's deny, q's ask
+        tied: dict[_Key, tuple[Entry, ...]] = {}  # strictly later on the left, by right key
+        # The q of each (right key, decider), once: by the group of that decider.
+        alike: dict[Hashable, list[tuple[_Key, int]]] = {}
+        alike_tied: dict[tuple[_Key, Hashable], list[int]] = {}
+        asked: set[tuple[_Key, Source | None, _Key]] = set()
+        kept: set[tuple[_Key, Source | None]] = set()
+        start = 0
+        while start < len(keyed):
+            end = start
+            while end < len(keyed) and keyed[end][0] == keyed[start][0]:
+                end += 1
+            block = range(start, end)
+            entries: dict[int, Entry] = {}
+            for index in block:
+                right_key, decider, q = keyed[index][1], keyed[index][3].decider, keyed[index][4]
+                if right_key == infinite:
+                    continue
+                entry = entries[index] = ((len(texts[q]), texts[q]), group(1, decider), index)
+                before[right_key[0]].add(bisect.bisect_left(rights, right_key), entry)
+                if (right_key, decider) not in kept:
+                    kept.add((right_key, decider))
+                    bisect.insort(alike.setdefault(entry[1], []), (right_key, index))
+            for index in block:
+                left_key, right_key, a, _, command = keyed[index]
+                question = (left_key, a.decider, right_key)
+                if left_key == infinite or question in asked:
+                    continue
+                asked.add(question)
+                mine = group(0, a.decider)
+                stop = bisect.bisect_left(rights, right_key)
+                for tree in before:
+                    found = tree.best(stop, mine)
+                    if found is not None:
+                        j = found[2]
+                        note((command, keyed[j][4]), a.decider, keyed[j][3].decider)
+                same = alike.get(mine, [])
+                for _, j in same[: bisect.bisect_left(same, (right_key, -1))]:
+                    note((command, keyed[j][4]), a.decider, keyed[j][3].decider)
+                if right_key != infinite and right_key[1]:
+                    for entry in tied.get(right_key, ()):
+                        if entry[1] != mine:
+                            j = entry[2]
+                            note((keyed[j][4], command), a.decider, keyed[j][3].decider)
+                            break
+                    for j in alike_tied.get((right_key, mine), ()):
                         note((keyed[j][4], command), a.decider, keyed[j][3].decider)
+            for index, entry in entries.items():
+                right_key = keyed[index][1]
+                tied[right_key] = best_two(tied.get(right_key, ()), entry)
+                alike_tied.setdefault((right_key, entry[1]), []).append(index)
+            start = end
 
     def _allow_sets(self, parts: Sequence[tuple[_Pair, Command]], note: _Note) -> None:
         """Lines that no deny or ask hits on one side at least: there the commands' allow
