@@ -11,6 +11,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -628,3 +629,24 @@ def test_limits_are_rare() -> None:
     limited = [why for why in _LIMITED if why is not None]
     assert len(_LIMITED) >= 40
     assert len(limited) <= len(_LIMITED) // 5, limited
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: an option spelled as its occurrences spell it")
+def test_a_deny_option_whose_plain_spelling_runs_as_another_program_is_compared() -> None:
+    """Found by a longer run of the property (round 35): ``* -a`` hits ``b -ab`` on the left,
+    the allow ``b`` decides it on the right, but the search of the allow words spelled the
+    option only as ``-a``, which runs as the denied program ``a`` there: the region (r0, r0)
+    was not reported. Spelling the tracked pattern's options as its occurrences do fixes
+    this example but made the many-rules property fail; left for the next round."""
+    _diff_and_check(
+        [
+            {"behavior": "deny", "tools": None, "commands": ["* -a"]},
+            {"behavior": "deny", "tools": ["shell"]},
+            {"behavior": "deny", "tools": None, "commands": ["a"]},
+        ],
+        [
+            {"behavior": "allow", "tools": None, "commands": ["b"]},
+            {"behavior": "allow", "tools": ["shell"]},
+            {"behavior": "deny", "tools": None, "commands": ["a"]},
+        ],
+    )
