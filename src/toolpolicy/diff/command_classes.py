@@ -60,14 +60,17 @@ class Kinds:
         """The names of the rules among ``sources``."""
         return frozenset(n for s in sources if (n := self.name(side, s)) is not None)
 
+    def group(self, side: int, source: Source | None) -> Hashable:
+        """What tells deciders apart across the sides: a rule by its name, a boundary
+        decision by itself (``None``: no decider)."""
+        return ("rule", self._names[side][source]) if isinstance(source, int) else source
+
     def mixed(self, left: Source | None, right: Source | None) -> bool:
         """Whether two different deciders (rules, or a rule and the boundary, or two of the
         boundary's decisions) decide the sides."""
         if left is None or right is None:
             return False
-        if isinstance(left, int) and isinstance(right, int):
-            return self._names[0][left] != self._names[1][right]
-        return left != right
+        return self.group(0, left) != self.group(1, right)
 
 
 class Listed(NamedTuple, Generic[C]):

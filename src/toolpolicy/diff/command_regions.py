@@ -957,12 +957,7 @@ class _Search:
             key=lambda item: item[0],
             reverse=True,
         )
-        texts, kinds = self.texts, self.kinds
-
-        def group(side: int, source: Source | None) -> Hashable:
-            name = kinds.name(side, source)
-            return source if name is None else ("rule", name)
-
+        texts, group = self.texts, self.kinds.group
         rights = sorted({entry[1] for entry in keyed if entry[1] != infinite})
         before = (PrefixBest(len(rights)), PrefixBest(len(rights)))  # q's deny, q's ask
         tied: dict[_Key, tuple[Entry, ...]] = {}  # strictly later on the left, by right key
