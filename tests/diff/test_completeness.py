@@ -11,7 +11,6 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -412,6 +411,24 @@ def test_diff_reports_every_disagreement_over_a_workspace_that_holds_files(
         for b, c in [("ask", "a b"), ("deny", "b -a"), ("allow", "a"), ("deny", "a * b")]
     ],
 )
+@example(  # round 36: spelling every way a tracked pattern's options occur had to stop
+    left_rules=[
+        {"behavior": "deny", "tools": ["shell"]},
+        {"tools": ["shell"], "commands": ["a a -a", "* a -ab"], "behavior": "deny"},
+        {"behavior": "allow", "commands": ["*"], "tools": ["shell"]},
+        {"commands": ["a -lab *"], "behavior": "deny", "tools": ["shell"]},
+        {"behavior": "allow", "tools": None, "commands": ["* -b", "a -b"]},
+        {"tools": None, "commands": ["b -lab", "a"], "behavior": "ask"},
+        {"behavior": "ask", "tools": ["shell"]},
+    ],
+    right_rules=[
+        {"commands": ["a -lab *"], "behavior": "allow", "tools": ["shell"]},
+        {"behavior": "ask", "tools": ["shell"]},
+        {"behavior": "allow", "tools": ["shell"]},
+        {"behavior": "ask", "tools": ["shell"]},
+        {"behavior": "ask", "tools": ["shell"]},
+    ],
+)
 def test_many_deny_and_ask_command_rules_are_compared_completely(
     left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
 ) -> None:
@@ -631,14 +648,13 @@ def test_limits_are_rare() -> None:
     assert len(limited) <= len(_LIMITED) // 5, limited
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: an option spelled as its occurrences spell it")
 def test_a_deny_option_whose_plain_spelling_runs_as_another_program_is_compared() -> None:
     """Found by a longer run of the property (round 35): ``* -a`` hits ``b -ab`` on the left,
     the allow ``b`` decides it on the right, but the search of the allow words spelled the
     option only as ``-a``, which runs as the denied program ``a`` there: the region (r0, r0)
-    was not reported. Spelling the tracked pattern's options as its occurrences do fixes
-    this example but made the many-rules property fail; left for the next round."""
-    _diff_and_check(
+    was not reported. The search now spells such an option as its occurrence witnesses do
+    too (``-az``: ``-aa`` holds ``a`` glued); the line ``b -az`` stands for the region."""
+    report = _diff_and_check(
         [
             {"behavior": "deny", "tools": None, "commands": ["* -a"]},
             {"behavior": "deny", "tools": ["shell"]},
@@ -650,3 +666,10 @@ def test_a_deny_option_whose_plain_spelling_runs_as_another_program_is_compared(
             {"behavior": "deny", "tools": None, "commands": ["a"]},
         ],
     )
+    shell = {
+        (d.probe.arguments["command"], d.left.source, d.right.source)
+        for d in report.differences
+        if d.probe.tool == "shell" and "sandbox_permissions" not in d.probe.arguments
+    }
+    assert ("b -az", "r0", "r0") in shell
+    assert ("b -a", "r0", "r0") not in shell  # ``-a`` runs as ``a`` on the right: r2 there

@@ -82,7 +82,7 @@ from .command_language import (
     quoted,
     told_apart,
 )
-from .command_witnesses import occurrence_witnesses
+from .command_witnesses import neutral_option, occurrence_witnesses
 from .prefix_best import Entry, PrefixBest, best_two
 from .twin import Here
 
@@ -799,7 +799,18 @@ class _Search:
         words = {w for p, _ in allows for c in p.alternatives for w in c}
         extra: set[str] = set()
         if isinstance(tracked, tuple):
-            words |= {w for c in tracked[0].alternatives[1:] for w in c}
+            # An option as written may run as another rule's program (``-a`` as ``a``) or
+            # hold a rule's word glued: spelled as its occurrences spell it, the weakest word
+            # that fills its slots (the lines the written word makes hit more are those
+            # rules' own regions).
+            words |= {
+                spelled
+                for choice in tracked[0].alternatives[1:]
+                for word in choice
+                for spelled in (
+                    neutral_option(word, self.words, self.keys) if is_option(word) else (word,)
+                )
+            }
             if tracked[0].key != _WILDCARD:
                 extra.add(fresh_spelling(tracked[0].key, self.words))
         elif tracked is not None:

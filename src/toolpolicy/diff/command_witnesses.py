@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from ..compile.command_patterns import CommandPattern, glued_values, program_key
 from .command_language import fresh_spelling, is_option, option_needs
 
-__all__ = ["MAX_WITNESSES", "occurrence_witnesses"]
+__all__ = ["MAX_WITNESSES", "neutral_option", "occurrence_witnesses"]
 
 MAX_WITNESSES = 512
 _WILDCARD = "*"
@@ -71,6 +71,21 @@ def occurrence_witnesses(
     return list(found), complete
 
 
+def neutral_option(
+    word: str, taken_words: Iterable[str], taken_keys: Iterable[str]
+) -> tuple[str, ...]:
+    """How an occurrence witness spells the option ``word`` of a pattern: itself where it
+    runs as no rule's program and holds no rule's word glued, else the way of
+    :func:`_option_words` in the fewest words that does (``-a`` as ``-az`` where a rule's
+    program is ``a``); ``()`` if none does."""
+    words, keys = set(taken_words), set(taken_keys)
+    atoms = option_needs(word)[0]
+    if all(len(a) == 1 for a in atoms) and _spells_nothing(word, keys, words):
+        return (word,)
+    ways = [way for way in _option_words(atoms, keys, words) if way is not None]
+    return tuple(min(ways, key=len)) if ways else ()
+
+
 def _option_words(
     atoms: frozenset[str], keys: set[str], words: set[str]
 ) -> Iterator[list[str] | None]:
@@ -113,13 +128,15 @@ def _cluster(
         for repeat in range(4):
             for order in itertools.permutations(letters):
                 word = "-" + "".join(order) + order[-1] * repeat + filler
-                if (
-                    _neutral(word, keys)
-                    and words.isdisjoint(glued_values(word))
-                    and "-" + word not in words
-                ):
+                if _spells_nothing(word, keys, words):
                     return word
     return None
+
+
+def _spells_nothing(word: str, keys: set[str], words: set[str]) -> bool:
+    """Whether the cluster ``word`` runs as no rule's program, holds none of the rules'
+    words as a glued value and spells none of their long options."""
+    return _neutral(word, keys) and words.isdisjoint(glued_values(word)) and "-" + word not in words
 
 
 def _partitions(items: Sequence[str]) -> Iterator[list[list[str]]]:
