@@ -82,8 +82,8 @@ def neutral_option(
     atoms = option_needs(word)[0]
     if all(len(a) == 1 for a in atoms) and _spells_nothing(word, keys, words):
         return (word,)
-    ways = [way for way in _option_words(atoms, keys, words) if way is not None]
-    return tuple(min(ways, key=len)) if ways else ()
+    ways = [tuple(way) for way in _option_words(atoms, keys, words) if way is not None]
+    return min(ways, key=len) if ways else ()
 
 
 def _option_words(
