@@ -667,7 +667,7 @@ def test_a_deny_option_whose_plain_spelling_runs_as_another_program_is_compared(
         ],
     )
     shell = {
-        (d.probe.arguments["command"], d.left.source, d.right.source)
+        (d.probe.arguments["command"], d.left.source, d.right.source)  # type: ignore[index]
         for d in report.differences
         if d.probe.tool == "shell" and "sandbox_permissions" not in d.probe.arguments
     }

@@ -36,7 +36,7 @@ def _search(
     return _Search(sides, "shell", rules), str(ws)
 
 
-def _engine(search: _Search, command: Command) -> object:
+def _engine(search: _Search, command: Command) -> tuple[SideSignature, ...]:
     text = command.text
     return tuple(side.signature(command, text) for side in search.sides)
 
@@ -67,11 +67,18 @@ def test_a_redirection_is_signed_as_the_engine_decides_it(
 def test_a_file_command_is_decided_as_its_twin(
     left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
 ) -> None:
-    """``w &> P`` as ``w > P``: where the search signs a command as its twin (no engine
-    call), the engine decides both alike."""
+    """``w &> P`` as ``w > P``, and a path inside the workspace spelled absolute as its
+    relative spelling (a write as any other absolute write): where the search signs a
+    command as its twin (no engine call), the engine decides both alike."""
     with tempfile.TemporaryDirectory() as top:
         search, ws = _search(Path(top), left_rules, right_rules)
-        inside = [f"{ws}/{w}" for w in ("a", "b/c", ".git/config", "link/x", "-a", "b")]
+        inside = [
+            f"{ws}/{w}"
+            for w in (
+                *("a", "b/c", ".git/config", "link/x", "link", "-a", "b", "a/", "b//c"),
+                *("x/../a", ".claude/settings.json", ".git", "./a", "@b", "a+b"),
+            )
+        ]
         twinned = 0
         for word in (*WORDS, *inside):
             for operator in ("", "<", ">", "&>"):
@@ -122,3 +129,29 @@ def test_a_read_redirection_after_a_prefix_is_put_together_from_its_parts(
         assert alone[0].redirect_deny is not None and alone[1].redirect_deny is None
         assert pair[0].redirect_deny == alone[0].redirect_deny and pair[1].redirect_deny is None
         asked.clear()
+
+
+def test_a_path_inside_the_workspace_is_signed_by_its_relative_spelling(tmp_path: Path) -> None:
+    """Where both sides read every line and no path rule names an absolute or home path,
+    ``w ROOT/a`` and ``w < ROOT/a`` are signed as ``w a`` and ``w < a``, and every absolute
+    write as ``w > ROOT/w``; not through a symlink, nor where a rule names an absolute path."""
+    deny: dict[str, object] = {"behavior": "deny", "tools": ["read_file"], "paths": ["a"]}
+    ask: dict[str, object] = {"behavior": "ask", "tools": ["write_file"], "paths": ["b/**"]}
+    search, ws = _search(tmp_path, [deny], [ask])
+    w = search.neutral
+    assert search.file_twin(Command((w, f"{ws}/a"))) == Command((w, "a"))
+    assert search.file_twin(Command((w,), "<", f"{ws}/b/c")) == Command((w,), "<", "b/c")
+    assert search.file_twin(Command((w,), ">", f"{ws}/a")) == Command((w,), ">", f"{ws}/{w}")
+    assert search.file_twin(Command((w,), "&>", f"{ws}/a")) == Command((w,), ">", f"{ws}/{w}")
+    assert search.file_twin(Command((w,), "<", f"{ws}/link/x")) is None  # a symlink
+    assert search.file_twin(Command((w,), "<", f"{ws}/-a")) is None  # an option
+    assert search.file_twin(Command((w,), "<", "/etc/x")) is None  # outside
+    pair = _engine(search, Command((w,), "<", f"{ws}/a"))
+    assert pair == _engine(search, Command((w,), "<", "a"))
+    assert pair[0].redirect_deny is not None and pair[1].redirect_deny is None
+
+    home: dict[str, object] = {"behavior": "deny", "tools": ["read_file"], "paths": ["//etc/x"]}
+    (tmp_path / "outside").mkdir()
+    search, ws = _search(tmp_path / "outside", [deny], [ask, home])
+    assert search.inside is None
+    assert search.file_twin(Command((search.neutral, f"{ws}/a"))) is None

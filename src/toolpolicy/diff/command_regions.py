@@ -57,6 +57,7 @@ write target).
 from __future__ import annotations
 
 import bisect
+import os
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import NamedTuple, TypeVar
 
@@ -65,9 +66,11 @@ from ..compile.command_scan import scan_runs
 from ..compile.plain_subset import NotPlain, PlainLine, recognise_plain
 from ..compile.program_table import reads_only
 from ..compile.rules import CompiledRule
+from ..core.errors import WorkspacePathError
 from ..core.vocabulary import Behavior, Effect
 from ..engine.evaluate import BOUNDARY, RULES
 from ..engine.selection import ToolPolicy
+from ..tools.workspace import normalized_path
 from .automaton import AutomatonTooLarge, Nfa, SymbolSet, explore
 from .command_classes import Collector, Kinds, Source
 from .command_language import (
@@ -304,6 +307,37 @@ def _files_on_writes_only(policy: ToolPolicy, tool: str) -> bool:
     )
 
 
+def _reads_inside(policy: ToolPolicy, tool: str) -> bool:
+    """Whether ``policy`` reads every ``tool`` line for its files, with no path rule that
+    names an absolute or home path: a path inside the workspace is then decided by its
+    workspace-relative spelling (see :meth:`_Search.file_twin`)."""
+    from ..engine.shell_files import files_ruled
+
+    index = policy.compiled.rule_index
+    return (
+        policy.engine.enforces_policy
+        and (files_ruled(index) or index.rules_for(tool).has_command_rules)
+        and not any(index.rules_for(t).has_outside_paths for t in ("read_file", "write_file"))
+    )
+
+
+def _inside_spelling(root: str, word: str) -> str | None:
+    """The workspace-relative spelling of the absolute path ``word``, where it is one of a
+    path in the workspace that holds no symlink on its way, and plain (no character a
+    shell expands, not an option); else ``None``."""
+    if not word.startswith(root + "/") or not _PLAIN_WORD.issuperset(word):
+        return None
+    relative = word[len(root) + 1 :]
+    try:
+        if relative[:1] in ("", "-") or normalized_path(relative) != relative:
+            return None
+    except WorkspacePathError:
+        return None
+    if os.path.realpath(word) != word:
+        return None
+    return relative
+
+
 def command_regions(
     policies: tuple[ToolPolicy, ToolPolicy],
     tool: str,
@@ -396,6 +430,11 @@ class _Search:
         self.texts = _Texts()
         self.read = _Read(self.texts)
         self.filed: dict[str, _Pair] = {}
+        # The workspace root, where an absolute path in it is decided as the relative one
+        # (``file_twin``); ``None`` where it may not be.
+        root = policies[0].workspace
+        same = root == policies[1].workspace
+        self.inside = root if same and all(_reads_inside(p, tool) for p in policies) else None
         # A plain word reads better than ``--+w`` where no file rule reads it as a path.
         for name in _PLAIN_NEUTRAL:
             if name not in self.words and name not in self.keys and not any(self.hits_files(name)):
@@ -719,32 +758,58 @@ class _Search:
         return found[0] != found[1] and self.allowing[found.index(False)]
 
     def _prefetch_files(self, commands: Sequence[Command]) -> None:
-        """Decide the neutral program's commands with a file: each whose twin
-        (:meth:`file_twin`) is one of them is signed as its twin, without an engine call."""
+        """Decide the neutral program's commands with a file: each with a twin
+        (:meth:`file_twin`) is signed as its twin, decided with them if none of them."""
         twins = {command: self.file_twin(command) for command in commands}
-        known = set(commands)
-        derived = [c for c, twin in twins.items() if twin is not None and twin in known]
-        self.prefetch(c for c in commands if c not in derived)
-        for command in derived:
-            if command not in self.cache:
-                twin = twins[command]
-                assert twin is not None
+        self.prefetch(twin or command for command, twin in twins.items())
+        for command, twin in twins.items():
+            if twin is not None and command not in self.cache:
                 self._keep(command, self.cache[twin])
 
     def file_twin(self, command: Command) -> Command | None:
-        """The command ``w &> PATH`` is decided as: ``w > PATH`` (both write the file), where
-        no command pattern can tell them apart (``PATH`` is a word none reads,
+        """The command a neutral program's file command is decided as (``None``: none),
+        where no command pattern can tell them apart (``PATH`` is a word none reads,
         :meth:`_path_word`, and no deny or ask has a wildcard program or can run ``w`` with a
-        ``*`` its target fills); ``None``: none. (An absolute path in the workspace is no
-        twin of the relative one: the boundary refuses every absolute write.)"""
-        words, word = command.words, command.target
-        if words != (self.neutral,) or command.hidden or self.open_programs is None:
+        ``*`` its target fills):
+
+        - ``w &> PATH`` as ``w > PATH``: both write the file;
+        - ``w ROOT/PATH`` and ``w < ROOT/PATH`` as ``w PATH`` and ``w < PATH``, where the
+          workspace holds ``PATH`` as written (no symlink on its way), each side reads every
+          line and no path rule of either side names an absolute or home path: the file
+          rules then see the workspace-relative path alone, and a read's boundary the file
+          it resolves to;
+        - ``w > ROOT/PATH`` there as ``w > ROOT/w`` (``w`` the neutral word): the boundary
+          refuses every absolute write, whatever the file.
+        """
+        if command.hidden or self.open_programs is None:
+            return None
+        if command.redirect:
+            if command.words != (self.neutral,):
+                return None
+            word = command.target
+        elif len(command.words) == 2 and command.words[0] == self.neutral:
+            word = command.words[1]
+        else:
             return None
         if "*" in word or "?" in word:
             return None
-        if command.redirect != UNREAD_WRITE:
+        if command.redirect == UNREAD_WRITE:
+            written = Command(command.words, ">", word)
+            return self.file_twin(written) or written
+        if self.inside is None:
             return None
-        return Command(words, ">", word)
+        relative = _inside_spelling(self.inside, word)
+        if relative is None:
+            return None
+        if command.redirect == ">":
+            twin = Command(command.words, ">", f"{self.inside}/{self.neutral}")
+        elif command.redirect:
+            twin = Command(command.words, "<", relative)
+        else:
+            twin = Command((self.neutral, relative))
+        if any(map(self._names_rule_words, (word, twin.target or twin.words[-1]))):
+            return None  # a pattern could read one of them as a word or a program
+        return twin
 
     def _path_word(self, path: str) -> str | None:
         """``path`` as a plain argument word the rules read as that path alone (no ``>``:
