@@ -16,7 +16,6 @@ many domain states it meets.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -25,11 +24,14 @@ from ..core.errors import ToolPolicyError
 
 __all__ = [
     "MAX_STATES",
+    "SHARE_LEVEL",
     "AutomatonTooLarge",
     "Domain",
     "Nfa",
+    "Share",
     "SymbolSet",
     "explore",
+    "merged",
 ]
 
 MAX_STATES = 400_000
@@ -185,15 +187,22 @@ def explore(
     below: int | None = None,
     prune: frozenset[int] = frozenset(),
     limit: int = MAX_STATES,
+    share: Share | None = None,
 ) -> dict[frozenset[int], tuple[int, ...]]:
     """Every set of patterns that match together on some valid string, each with a
-    shortest such string, in order of their lengths. A string matching a pattern of
-    ``stop`` is not extended with the symbol ``below`` (what lies below it is decided
-    alike anyway); one matching a pattern of ``prune`` is neither kept nor extended (the
-    caller has no use for it or any longer one). So a symbol that does what the ``rest``
-    of the symbols do but start or further more ``prune`` patterns is not tried: every
-    string through it is matched as one through ``rest`` is, or pruned. Raises
-    :class:`AutomatonTooLarge` past ``limit`` states."""
+    shortest such string (the first by the domain's ranks of its symbols, among the
+    shortest), in that order. A string matching a pattern of ``stop`` is not extended
+    with the symbol ``below`` (what lies below it is decided alike anyway); one matching a
+    pattern of ``prune`` is neither kept nor extended (the caller has no use for it or any
+    longer one). So a symbol that does what the ``rest`` of the symbols do but start or
+    further more ``prune`` patterns is not tried: every string through it is matched as
+    one through ``rest`` is, or pruned. Raises :class:`AutomatonTooLarge` past ``limit``
+    states.
+
+    With ``share``, only a share of the strings is searched beyond the first level of the
+    search that holds :data:`SHARE_LEVEL` states or more: the states of that level whose
+    place modulo ``share.parts`` is one of ``share.kept``. The shares of every place, each
+    searched apart (in two processes, say), give the whole search by :func:`merged`."""
     start: _State = (domain.start, nfa.start_set(starts))
     parents: dict[_State, tuple[_State, int] | None] = {start: None}
     found: dict[frozenset[int], tuple[int, ...]] = {}
@@ -202,42 +211,85 @@ def explore(
     steps: dict[tuple[Hashable, int], Hashable | None] = {}
     accepting: dict[Hashable, bool] = {}
     hazards = nfa.hazards(prune) if prune else frozenset()
-    queue = deque([start])
-    while queue:
-        current = queue.popleft()
-        where, states = current
-        matched = nfa.matched(states)
-        if prune and not prune.isdisjoint(matched):
-            continue
-        valid = accepting.get(where)
-        if valid is None:
-            valid = accepting[where] = domain.accepting(where)
-        if valid and matched not in found:
-            found[matched] = _path(parents, current)
-        pruned = valid and bool(stop) and not stop.isdisjoint(matched)
-        moves = successors.get(states)
-        if moves is None:
-            moves = successors[states] = _successors(nfa, states, domain, ranks, hazards)
-        for _, symbol, targets in moves:
-            if pruned and symbol == below:
+    level = [start]
+    while level:
+        if share is not None and len(level) >= SHARE_LEVEL:
+            level = [s for place, s in enumerate(level) if place % share.parts in share.kept]
+            share = None
+        following: list[_State] = []
+        for current in level:
+            where, states = current
+            matched = nfa.matched(states)
+            if prune and not prune.isdisjoint(matched):
                 continue
-            key = (where, symbol)
-            if key in steps:
-                after = steps[key]
-            else:
-                after = steps[key] = domain.step(where, symbol)
-            if after is None:
-                continue
-            nxt = (after, targets)
-            if nxt not in parents:
-                if len(parents) >= limit:
-                    raise AutomatonTooLarge(
-                        f"the rules are too intricate to compare completely "
-                        f"(more than {limit} automaton states)"
-                    )
-                parents[nxt] = (current, symbol)
-                queue.append(nxt)
+            valid = accepting.get(where)
+            if valid is None:
+                valid = accepting[where] = domain.accepting(where)
+            if valid and matched not in found:
+                found[matched] = _path(parents, current)
+            pruned = valid and bool(stop) and not stop.isdisjoint(matched)
+            moves = successors.get(states)
+            if moves is None:
+                moves = successors[states] = _successors(nfa, states, domain, ranks, hazards)
+            for _, symbol, targets in moves:
+                if pruned and symbol == below:
+                    continue
+                key = (where, symbol)
+                if key in steps:
+                    after = steps[key]
+                else:
+                    after = steps[key] = domain.step(where, symbol)
+                if after is None:
+                    continue
+                nxt = (after, targets)
+                if nxt not in parents:
+                    if len(parents) >= limit:
+                        raise AutomatonTooLarge(
+                            f"the rules are too intricate to compare completely "
+                            f"(more than {limit} automaton states)"
+                        )
+                    parents[nxt] = (current, symbol)
+                    following.append(nxt)
+        level = following
     return found
+
+
+@dataclass(frozen=True)
+class Share:
+    """Which states of the first wide level of a search go on (see :func:`explore`)."""
+
+    kept: frozenset[int]
+    parts: int
+
+
+SHARE_LEVEL = 64
+
+
+def merged(
+    searches: Iterable[dict[frozenset[int], tuple[int, ...]]], domain: Domain
+) -> dict[frozenset[int], tuple[int, ...]]:
+    """The whole search from its shares: each set with its first string, in the order
+    :func:`explore` gives them (shortest first, then by the domain's ranks of the
+    symbols, which is the order of a breadth-first search)."""
+    ranks: dict[int, int] = {}
+
+    def order(item: tuple[frozenset[int], tuple[int, ...]]) -> tuple[int, list[int]]:
+        symbols = item[1]
+        keys = []
+        for symbol in symbols:
+            rank = ranks.get(symbol)
+            if rank is None:
+                rank = ranks[symbol] = domain.rank(symbol)
+            keys.append(rank)
+        return len(symbols), keys
+
+    best: dict[frozenset[int], tuple[int, ...]] = {}
+    for search in searches:
+        for matched, symbols in search.items():
+            known = best.get(matched)
+            if known is None or order((matched, symbols)) < order((matched, known)):
+                best[matched] = symbols
+    return dict(sorted(best.items(), key=order))
 
 
 def _successors(

@@ -435,6 +435,8 @@ class _Search:
         root = policies[0].workspace
         same = root == policies[1].workspace
         self.inside = root if same and all(_reads_inside(p, tool) for p in policies) else None
+        self.relative: dict[str, str | None] = {}  # each word's ``_inside_spelling``
+        self.named: dict[str, bool] = {}  # each word's ``_names_rule_words``
         # A plain word reads better than ``--+w`` where no file rule reads it as a path.
         for name in _PLAIN_NEUTRAL:
             if name not in self.words and name not in self.keys and not any(self.hits_files(name)):
@@ -798,7 +800,9 @@ class _Search:
             return self.file_twin(written) or written
         if self.inside is None:
             return None
-        relative = _inside_spelling(self.inside, word)
+        if word not in self.relative:
+            self.relative[word] = _inside_spelling(self.inside, word)
+        relative = self.relative[word]
         if relative is None:
             return None
         if command.redirect == ">":
@@ -830,8 +834,13 @@ class _Search:
     def _names_rule_words(self, word: str) -> bool:
         """Whether a command pattern could read ``word`` (or a piece of it) as one of its
         words or programs."""
-        pieces = {w for run in scan_runs(quoted((word,))) for w in run}
-        return any(p in self.words or program_key(p) in self.keys for p in pieces)
+        named = self.named.get(word)
+        if named is None:
+            pieces = {w for run in scan_runs(quoted((word,))) for w in run}
+            named = self.named[word] = any(
+                p in self.words or program_key(p) in self.keys for p in pieces
+            )
+        return named
 
     def _limit(self, why: str) -> None:
         if why not in self.limits:

@@ -31,7 +31,7 @@ from ..tools.definitions import builtin_definitions
 from ..tools.protected import ProtectedEntry
 from ..tools.registry import ToolDefinition
 from ..tools.workspace import normalized_path
-from .automaton import CompiledNfa, Nfa, explore
+from .automaton import CompiledNfa, Nfa, Share, explore, merged
 from .command_classes import Source
 from .command_language import command_line, pattern_hits
 from .command_regions import EMPTY_SPECIAL, INCOMPLETE, command_regions
@@ -344,14 +344,16 @@ class _PathSearch:
             if glob.outside and glob.matches_absolute(root, home)
         )
         self.stop = frozenset(self.root + 1 + i for i, e in enumerate(protected) if e in shared)
-        # The absolute paths are searched in the twin (if any) while the relative ones are
-        # here: the twin has nothing else to do yet.
-        work = (compiled, absolute_starts, alphabet)
-        pending = None if hand is None else hand.send(_absolute, work)
-        relative = explore(
-            compiled, relative_starts, PathDomain(alphabet), stop=self.stop, below=alphabet.slash
-        )
-        absolute = _absolute(None, work) if pending is None else pending.result()
+        # With a twin, it searches the absolute paths and a share of the relative ones
+        # while this process searches the rest (the relative search costs the more).
+        work = _Work(compiled, absolute_starts, relative_starts, alphabet, self.stop)
+        if hand is not None and hand.parallel:
+            pending = hand.send(_twin_share, work)
+            here = _relative(work, _HERE)
+            absolute, there = pending.result()
+            relative = merged((here, there), PathDomain(alphabet))
+        else:
+            relative, absolute = _relative(work, None), _absolute(work)
         self.found = [
             *(
                 (matched, alphabet.text(symbols) or ROOT_PATH, False)
@@ -408,12 +410,44 @@ class _PathSearch:
         ]
 
 
-def _absolute(
-    _: object, payload: tuple[CompiledNfa, list[int], PathAlphabet]
-) -> dict[frozenset[int], tuple[int, ...]]:
+_FoundSets = dict[frozenset[int], tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class _Work:
+    """What the path search needs, in this process or the twin."""
+
+    compiled: CompiledNfa
+    absolute_starts: list[int]
+    relative_starts: list[int]
+    alphabet: PathAlphabet
+    stop: frozenset[int]
+
+
+_HERE = Share(frozenset((0, 1, 2)), 5)
+"""This process's share of the relative search beside a twin; the twin's is the rest."""
+
+
+def _absolute(work: _Work) -> _FoundSets:
     """What follows the first ``/`` of every absolute path, by the patterns it matches."""
-    compiled, starts, alphabet = payload
-    return explore(compiled, starts, PathDomain(alphabet, devices=False))
+    domain = PathDomain(work.alphabet, devices=False)
+    return explore(work.compiled, work.absolute_starts, domain)
+
+
+def _relative(work: _Work, share: Share | None) -> _FoundSets:
+    """Every workspace-relative path, by the patterns it matches (a ``share`` of them)."""
+    domain = PathDomain(work.alphabet)
+    below = work.alphabet.slash
+    return explore(
+        work.compiled, work.relative_starts, domain, stop=work.stop, below=below, share=share
+    )
+
+
+def _twin_share(_: object, work: _Work) -> tuple[_FoundSets, _FoundSets]:
+    """The twin's part of the path search: the absolute paths, and the relative ones
+    this process leaves (:data:`_HERE`)."""
+    kept = frozenset(range(_HERE.parts)) - _HERE.kept
+    return _absolute(work), _relative(work, Share(kept, _HERE.parts))
 
 
 def _relative_spelling(anchor: str, root: str, home: str) -> str | None:

@@ -52,6 +52,9 @@ class Pending(Generic[R]):
 class Here:
     """The right side's work, done in this process when asked for."""
 
+    parallel = False
+    """Whether the work runs beside this process's (a twin's does)."""
+
     def __init__(self, policy: ToolPolicy) -> None:
         self.policy = policy
 
@@ -73,6 +76,8 @@ class Here:
 
 class Twin(Here):
     """The right side's work, done by a forked copy of this process."""
+
+    parallel = True
 
     def __init__(self, policy: ToolPolicy) -> None:
         super().__init__(policy)
