@@ -424,7 +424,7 @@ class _Work:
     stop: frozenset[int]
 
 
-_HERE = Share(frozenset((0, 1, 2)), 5)
+_HERE = Share(frozenset((0, 1, 2)), 4)
 """This process's share of the relative search beside a twin; the twin's is the rest."""
 
 
