@@ -23,6 +23,7 @@ from .source import SourceDocument
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
+    from .command_patterns import CommandPattern
     from .globs import GlobPattern
 
     T = TypeVar("T")
@@ -162,17 +163,29 @@ def _each(
     return tuple(compiled)
 
 
+def _glob(pattern: str) -> GlobPattern:
+    # Path patterns load the glob compiler, command patterns the shell-line reader (below):
+    # a hook call that only reads the rules from the cache never imports what it has none of.
+    from .globs import compile_glob
+
+    return compile_glob(pattern, gitignore=True)
+
+
+def _command(pattern: str) -> CommandPattern:
+    from .commands import compile_command_pattern
+
+    return compile_command_pattern(pattern)
+
+
+def _occurrence(pattern: str) -> CommandPattern:
+    from .commands import compile_occurrence_pattern
+
+    return compile_occurrence_pattern(pattern)
+
+
 def _compile_rule(
     raw: Mapping[str, Any], document: SourceDocument, index: int, order: int
 ) -> CompiledRule:
-    # Command patterns load the shell-line reader, path patterns the glob compiler: a hook
-    # call that only reads the rules from the cache never imports what the cache has none of.
-    from .commands import compile_command_pattern, compile_occurrence_pattern
-    from .globs import compile_glob
-
-    def _glob(pattern: str) -> GlobPattern:
-        return compile_glob(pattern, gitignore=True)
-
     match = raw.get("match") or {}
     behavior = Behavior.parse(raw["behavior"])
     name = str(raw["name"])
@@ -183,7 +196,7 @@ def _compile_rule(
     tools = _each(match.get("tools"), NamePattern, f"{at}/tools", invalid)
     paths = _each(match.get("paths"), _glob, f"{at}/paths", invalid)
     # A deny or ask reads a line's runs of words: its patterns hold only words a run can hold.
-    reads = compile_command_pattern if behavior is Behavior.ALLOW else compile_occurrence_pattern
+    reads = _command if behavior is Behavior.ALLOW else _occurrence
     commands = _each(match.get("commands"), reads, f"{at}/commands", invalid)
     if invalid:
         raise _InvalidPatterns(invalid)

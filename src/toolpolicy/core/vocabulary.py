@@ -30,9 +30,10 @@ class Behavior(IntEnum):
         """``Behavior`` from itself or its label; anything else is a contract error."""
         if isinstance(value, Behavior):
             return value
-        if isinstance(value, str) and value.upper() in cls.__members__ and value == value.lower():
-            return cls[value.upper()]
-        raise PermissionContractError(f"unknown behavior: {value!r}")
+        found = _BEHAVIORS_BY_LABEL.get(value) if isinstance(value, str) else None
+        if found is None:
+            raise PermissionContractError(f"unknown behavior: {value!r}")
+        return found
 
     def __str__(self) -> str:
         return self.label
@@ -40,6 +41,7 @@ class Behavior(IntEnum):
 
 # Read on every decision and audit record: a table, not the enum's ``name`` property.
 _BEHAVIOR_LABELS = {behavior: behavior.name.lower() for behavior in Behavior}
+_BEHAVIORS_BY_LABEL = {label: behavior for behavior, label in _BEHAVIOR_LABELS.items()}
 
 
 class Effect(StrEnum):
