@@ -603,11 +603,12 @@ class _Search:
                 self._limit(f"the option spelling '{option}' names a file a rule decides")
         tracked: list[str] = []
         redirected: list[tuple[str, str]] = []
+        words = {path: self._path_word(path) for path in dict.fromkeys((*reads, *writes))}
         spelled = [
             (operator, word)
             for operator, paths in (("<", reads), (">", writes), (UNREAD_WRITE, writes))
             for path in dict.fromkeys(paths)
-            if (word := self._path_word(path)) is not None
+            if (word := words[path]) is not None
         ]
         self._prefetch_files(
             [
