@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from fnmatch import fnmatchcase
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpolicy.compile.globs import MAX_GLOB_LENGTH, GlobError, GlobPattern, compile_glob
+from toolpolicy.compile import globs
+from toolpolicy.compile.globs import (
+    MAX_GLOB_LENGTH,
+    GlobError,
+    GlobPattern,
+    compile_glob,
+    glob_regex,
+    regex_matcher,
+)
 
 
 def gitignore(text: str) -> GlobPattern:
@@ -366,3 +375,40 @@ def test_copies_of_a_glob_share_one_matcher_and_flavours_do_not() -> None:
     assert other.translate() is not first.translate()
     assert first("x/y") is not None
     assert other("x/y") is None
+
+
+_SEGMENT_TEXT = st.sampled_from(("src", "a", "b_1", "x", "*", "?", "**", "*.c", "[ab]", "a-b", "."))
+_PATH_SEGMENT = st.sampled_from(("src", "a", "b_1", "x", "y.c", "a-b", ".", "", "ab", "src2"))
+
+
+@settings(max_examples=400)
+@given(
+    segments=st.lists(_SEGMENT_TEXT, min_size=1, max_size=4),
+    trailing=st.booleans(),
+    path=st.lists(_PATH_SEGMENT, max_size=5).map("/".join),
+)
+def test_a_glob_that_starts_with_folders_matches_as_its_whole_regex(
+    segments: list[str], trailing: bool, path: str
+) -> None:
+    """``regex_matcher`` matches the rest of a regex after its literal folders (compiled
+    once for every glob that shares it): it must answer as the whole regex does."""
+    text = "/".join(segments) + ("/" if trailing else "")
+    try:
+        regex = glob_regex(text, gitignore=True)
+    except GlobError:
+        return
+    whole = re.fullmatch(regex, path, re.DOTALL) is not None
+    assert (regex_matcher(regex)(path) is not None) == whole, (text, path)
+
+
+def test_globs_of_one_shape_share_one_compiled_rest() -> None:
+    """``area<N>/**/*.c`` for a thousand N: one compile of ``**/*.c`` after the folder."""
+    globs._TAILS.clear()
+    matchers = [
+        globs.regex_matcher(globs.glob_regex(f"area{i}/**/*.c", gitignore=True))
+        for i in range(1000)
+    ]
+    assert len(globs._TAILS) == 1
+    assert matchers[7]("area7/x/y.c") is not None
+    assert matchers[7]("area70/x/y.c") is None
+    assert matchers[7]("area7/x/y.h") is None

@@ -220,6 +220,44 @@ def _closure(states: set[int], segments: Sequence[str]) -> set[int]:
 
 _MAX_COMPILED = 200_000  # matchers kept for later copies of a glob (then forgotten)
 _COMPILED: dict[tuple[str, bool], Callable[[str], re.Match[str] | None]] = {}
+_TAILS: dict[str, Callable[[str, int], re.Match[str] | None]] = {}
+_FOLDER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_/")
+_POSITIONAL = ("(?<", "\\A", "\\b", "\\B", "\\Z")
+"""What reads the text before a match's start or anchors at it: a regex holding one is not
+matched from a position."""
+
+
+def regex_matcher(regex: str) -> Callable[[str], re.Match[str] | None]:
+    """``re.compile(regex, re.DOTALL).fullmatch`` of a glob's regex (:func:`glob_regex`).
+
+    Where the regex starts with literal folders (``src/app/`` of ``src/app/**/*.py``), the
+    rest is compiled once for every glob that shares it and matched from where the folders
+    end, in a path that starts with them: many rules of one shape cost one compile. (The
+    folders also stand in for ``_NOT_ROOT``: a path that holds them is neither empty nor
+    ``.``.)"""
+    import functools
+    import re  # not at import: a decision that matches no glob needs no ``re``
+
+    body = regex[len(_NOT_ROOT) :] if regex.startswith(_NOT_ROOT) else ""
+    run = 0
+    while run < len(body) and body[run] in _FOLDER_CHARS:
+        run += 1
+    cut = body.rfind("/", 0, run) + 1
+    rest = body[cut:]
+    if not cut or any(mark in rest for mark in _POSITIONAL) or "^" in rest.replace("[^", ""):
+        return re.compile(regex, re.DOTALL).fullmatch
+    tail = _TAILS.get(rest)
+    if tail is None:
+        if len(_TAILS) >= _MAX_COMPILED:
+            _TAILS.clear()
+        tail = _TAILS[rest] = re.compile(rest, re.DOTALL).fullmatch
+    return functools.partial(_after, body[:cut], tail)
+
+
+def _after(
+    prefix: str, tail: Callable[[str, int], re.Match[str] | None], path: str
+) -> re.Match[str] | None:
+    return tail(path, len(prefix)) if path.startswith(prefix) else None
 
 
 class LazyFullmatch(tuple[str, bool]):
@@ -253,10 +291,7 @@ class LazyFullmatch(tuple[str, bool]):
         if fullmatch is None:
             fullmatch = _COMPILED.get(self)
             if fullmatch is None:
-                import re  # not at import: a decision that matches no glob needs no ``re``
-
-                regex = glob_regex(self[0], gitignore=self[1])
-                fullmatch = re.compile(regex, re.DOTALL).fullmatch
+                fullmatch = regex_matcher(glob_regex(self[0], gitignore=self[1]))
                 if len(_COMPILED) >= _MAX_COMPILED:
                     _COMPILED.clear()
                 _COMPILED[(self[0], self[1])] = fullmatch
