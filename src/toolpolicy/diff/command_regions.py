@@ -287,11 +287,12 @@ class _Side:
 
 def _signatures(
     policy: ToolPolicy, payload: tuple[str, list[tuple[Command, str]]]
-) -> list[SideSignature]:
-    """The right side's signatures of a batch of commands (each with its text)."""
+) -> tuple[list[SideSignature], set[str]]:
+    """The right side's signatures of a batch of commands (each with its text), and the
+    command rules seen deciding with another source (``_Side.foreign``)."""
     tool, commands = payload
     side = _Side(policy, tool, policy.compiled.rules)
-    return [side.signature(command, text) for command, text in commands]
+    return [side.signature(command, text) for command, text in commands], side.foreign
 
 
 def _files_on_writes_only(policy: ToolPolicy, tool: str) -> bool:
@@ -467,9 +468,16 @@ class _Search:
         if len(batch) < BATCH:
             left_side, right_side = self.sides
             return [(left_side.signature(c, t), right_side.signature(c, t)) for c, t in batch]
-        pending = self.hand.send(_signatures, (self.sides[1].tool, batch))
-        left = [self.sides[0].signature(command, text) for command, text in batch]
-        return list(zip(left, pending.result(), strict=True))
+        # The twin's share of the right half ends as this process's left half and the
+        # right items it keeps (``kept``) do.
+        kept = self.hand.kept(len(batch))
+        left_side, right_side = self.sides
+        pending = self.hand.send(_signatures, (right_side.tool, batch[kept:]))
+        left = [left_side.signature(command, text) for command, text in batch]
+        right = [right_side.signature(command, text) for command, text in batch[:kept]]
+        there, foreign = pending.result()
+        right_side.foreign |= foreign
+        return list(zip(left, right + there, strict=True))
 
     def _keep(self, command: Command, pair: _Pair) -> None:
         """``command`` decided as ``pair``: a part, unless a shorter one decides alike."""

@@ -187,11 +187,14 @@ def compare(
     holds ``right`` and decides its half (in a twin, at the same time as the left half here;
     by default here, after it)."""
     calls = [(probe.tool, probe.arguments) for probe in probes]
-    pending = (hand or Here(right)).send(outcomes, calls)
+    hand = hand or Here(right)
+    kept = hand.kept(len(calls))
+    pending = hand.send(outcomes, calls[kept:])
     mine = outcomes(left, calls)
+    theirs = outcomes(right, calls[:kept]) + pending.result()
     results = [
         ProbeResult(probe, a, b, change_of(a, b))
-        for probe, a, b in zip(probes, mine, pending.result(), strict=True)
+        for probe, a, b in zip(probes, mine, theirs, strict=True)
     ]
     regions = len({p.region for p in probes if p.region is not None})
     limited = next(

@@ -62,6 +62,11 @@ class Here:
         """``work(policy, payload)``, run when its result is asked for."""
         return Pending(lambda: work(self.policy, payload))
 
+    def kept(self, count: int) -> int:
+        """How many of ``count`` items of the right side's half this process keeps (decides
+        itself, after its left half), so that both halves end together: none here."""
+        return 0
+
     def close(self) -> None:
         """Nothing to end."""
 
@@ -78,6 +83,13 @@ class Twin(Here):
     """The right side's work, done by a forked copy of this process."""
 
     parallel = True
+    KEPT = 0.2
+    """The share of a batch's right half this process keeps: the twin decides an item more
+    slowly (the batch and its answer pickled, the pages it touches first copied)."""
+
+    def kept(self, count: int) -> int:
+        """See :meth:`Here.kept`: :data:`KEPT` of ``count``."""
+        return int(count * self.KEPT)
 
     def __init__(self, policy: ToolPolicy) -> None:
         super().__init__(policy)
