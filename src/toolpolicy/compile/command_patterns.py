@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+from ..core.text_checks import has_control_character
 
 if TYPE_CHECKING:
     from .plain_subset import PlainCommand
@@ -302,7 +303,7 @@ def compile_command_pattern(text: str) -> CommandPattern:
         raise CommandPatternError(
             f"invalid command pattern: longer than {MAX_COMMAND_PATTERN_LENGTH} characters"
         )
-    if any(ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F for char in text):
+    if has_control_character(text):
         raise CommandPatternError(
             f"invalid command pattern {text!r}: control characters are not allowed"
         )
