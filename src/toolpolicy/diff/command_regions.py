@@ -885,13 +885,16 @@ class _Search:
             # An option as written may run as another rule's program (``-a`` as ``a``) or
             # hold a rule's word glued: spelled as its occurrences spell it, the weakest word
             # that fills its slots (the lines the written word makes hit more are those
-            # rules' own regions).
+            # rules' own regions); as written where no word spells it (the occurrence
+            # witnesses then say the regions are incomplete).
             words |= {
                 spelled
                 for choice in tracked[0].alternatives[1:]
                 for word in choice
                 for spelled in (
-                    neutral_option(word, self.words, self.keys) if is_option(word) else (word,)
+                    (neutral_option(word, self.words, self.keys) or (word,))
+                    if is_option(word)
+                    else (word,)
                 )
             }
             if tracked[0].key != _WILDCARD:
