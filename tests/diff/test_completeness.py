@@ -673,3 +673,30 @@ def test_a_deny_option_whose_plain_spelling_runs_as_another_program_is_compared(
     }
     assert ("b -az", "r0", "r0") in shell
     assert ("b -a", "r0", "r0") not in shell  # ``-a`` runs as ``a`` on the right: r2 there
+
+
+def test_a_deny_word_a_line_holds_glued_to_an_option_is_compared() -> None:
+    """Found by a longer run of the property (round 36, present before): the left's deny
+    ``a b a`` hits ``a a -ab`` (a deny reads the values a short option may hold glued), the
+    right's deny ``b`` does not (``-ab`` runs as no program ``b``), so the right's plain ask
+    decides it. Every occurrence witness of ``a b a`` held ``b`` as a word of its own, which
+    runs as ``b`` on the right: the class (deny on the left, ask on the right) was missed.
+    The witnesses now also glue such a word to an option no rule reads (``-zb``)."""
+    report = _diff_and_check(
+        [
+            {"behavior": "deny", "tools": None, "commands": ["a b a"]},
+            {"behavior": "allow", "tools": None, "paths": ["?"]},
+        ],
+        [
+            {"behavior": "allow", "tools": ["shell"]},
+            {"behavior": "ask", "tools": ["shell"]},
+            {"behavior": "deny", "tools": None, "commands": ["a a a", "b"]},
+        ],
+    )
+    shell = {
+        (d.probe.arguments["command"], d.left.source, d.right.source)  # type: ignore[index]
+        for d in report.differences
+        if d.probe.tool == "shell" and "sandbox_permissions" not in d.probe.arguments
+    }
+    assert ("a -zb a", "r0", "r1") in shell
+    assert not any(line == "a b a" and right == "r1" for line, _, right in shell)

@@ -85,7 +85,7 @@ from .command_language import (
     quoted,
     told_apart,
 )
-from .command_witnesses import neutral_option, occurrence_witnesses
+from .command_witnesses import glued_spellings, neutral_option, occurrence_witnesses
 from .prefix_best import Entry, PrefixBest, best_two
 from .twin import Here
 
@@ -393,8 +393,8 @@ class _Search:
             for word in [w for w in self.words if is_option(w)]
             for _, value in value_splits(word)
         }
-        self.keys = {p.key for p, _ in patterns.values() if p.key != _WILDCARD}
-        self.keys |= {program_key(w) for w in self.words}
+        self.programs = {p.key for p, _ in patterns.values() if p.key != _WILDCARD}
+        self.keys = self.programs | {program_key(w) for w in self.words}
         self.neutral = next(neutral_words(self.words, self.keys))
         self.allows = [item for item in patterns.values() if item[1] is Behavior.ALLOW]
         self.allowing = tuple(
@@ -576,6 +576,11 @@ class _Search:
         pair = self.decide(Command((self.neutral, word)))
         return any(s.argument_deny is not None or s.argument_ask is not None for s in pair)
 
+    def _strong(self, word: str) -> bool:
+        """Whether the plain word ``word`` runs as a rule's program, or names a file a rule
+        of either side decides, where a line holds it as a word of its own."""
+        return program_key(word) in self.programs or any(self.hits_files(word))
+
     def hits_files(self, word: str) -> tuple[bool, bool]:
         if word == _WILDCARD or is_option(word):
             return False, False
@@ -587,7 +592,9 @@ class _Search:
     def regions(self, reads: Iterable[str], writes: Iterable[str]) -> list[CommandRegion]:
         occurring: list[Command] = []
         for pattern, _ in self.occurs:
-            witnesses, complete = occurrence_witnesses(pattern, self.neutral, self.words, self.keys)
+            witnesses, complete = occurrence_witnesses(
+                pattern, self.neutral, self.words, self.keys, self._strong
+            )
             if not complete:
                 self._limit(f"the options of '{pattern.text}' were not all spelled")
             occurring += (Command(words) for words in witnesses)
@@ -897,6 +904,15 @@ class _Search:
                     else (word,)
                 )
             }
+            # A plain word that runs as a rule's program or names a file a rule decides is
+            # spelled glued to an option too (``b`` as ``-zb``), which the pattern reads
+            # and nothing else does (``_strong``).
+            words.update(
+                glued
+                for choice in tracked[0].alternatives[1:]
+                if not is_option(choice[0])
+                for glued in glued_spellings(choice, self.words, self.keys, self._strong)
+            )
             if tracked[0].key != _WILDCARD:
                 extra.add(fresh_spelling(tracked[0].key, self.words))
         elif tracked is not None:

@@ -19,12 +19,18 @@ of started patterns.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..compile.command_patterns import CommandPattern, glued_values, program_key
 from .command_language import fresh_spelling, is_option, option_needs
 
-__all__ = ["MAX_WITNESSES", "neutral_option", "occurrence_witnesses"]
+__all__ = [
+    "MAX_WITNESSES",
+    "glued_spelling",
+    "glued_spellings",
+    "neutral_option",
+    "occurrence_witnesses",
+]
 
 MAX_WITNESSES = 512
 _WILDCARD = "*"
@@ -32,18 +38,30 @@ _FILLERS = "zyxqjk"  # letters a cluster may hold beside its own, where no rule 
 
 
 def occurrence_witnesses(
-    pattern: CommandPattern, neutral: str, taken_words: Iterable[str], taken_keys: Iterable[str]
+    pattern: CommandPattern,
+    neutral: str,
+    taken_words: Iterable[str],
+    taken_keys: Iterable[str],
+    strong: Callable[[str], bool] = lambda word: False,
 ) -> tuple[list[tuple[str, ...]], bool]:
     """The occurrence witnesses of ``pattern`` (a deny or ask reading), each also with the
     program as written, and whether the list is complete (``False``: more than
-    :data:`MAX_WITNESSES`, or an option no word spells without running as a program)."""
+    :data:`MAX_WITNESSES`, or an option no word spells without running as a program).
+    ``strong`` tells the plain words a line's word may hold glued to an option instead, where
+    as words of their own they run as a rule's program or name a file a rule decides."""
     words = set(taken_words)
     keys = set(taken_keys)
     program = neutral if pattern.key == _WILDCARD else fresh_spelling(pattern.key, words)
     # The program as written reads better; it is tried too (a weaker spelling it is not).
     spellings = dict.fromkeys((pattern.program if pattern.key != _WILDCARD else program, program))
     rest = pattern.alternatives[1:]
-    plain = [choice for choice in rest if not is_option(choice[0])]
+    # A ``strong`` plain word is also glued to an option (``b`` as ``-zb``): weaker, where
+    # a line holds it glued only.
+    plain = [
+        (*choice, *glued_spellings(choice, words, keys, strong))
+        for choice in rest
+        if not is_option(choice[0])
+    ]
     options = [
         [need for a in choice for need in option_needs(a)]
         for choice in rest
@@ -84,6 +102,39 @@ def neutral_option(
         return (word,)
     ways = [tuple(way) for way in _option_words(atoms, keys, words) if way is not None]
     return min(ways, key=len) if ways else ()
+
+
+def glued_spellings(
+    choice: Iterable[str], words: set[str], keys: set[str], strong: Callable[[str], bool]
+) -> tuple[str, ...]:
+    """The :func:`glued_spelling` of each plain word of ``choice`` that is ``strong``."""
+    return tuple(
+        glued
+        for word in choice
+        if word != _WILDCARD
+        and strong(word)
+        and (glued := glued_spelling(word, words, keys)) is not None
+    )
+
+
+def glued_spelling(word: str, taken_words: Iterable[str], taken_keys: Iterable[str]) -> str | None:
+    """The plain ``word`` of a deny or ask pattern glued as a value to a short option no
+    rule reads (``b`` as ``-zb``): a line's word that holds it for the pattern (a deny or an
+    ask reads the values a short option may hold glued) without running as a program or
+    naming a file; ``None`` where every such option word holds or spells another rule's
+    word, or runs as a rule's program."""
+    words, keys = set(taken_words), set(taken_keys)
+    read = {letter for w in words if is_option(w) for letter in w.lstrip("-")}
+    for filler in _FILLERS:
+        spelled = f"-{filler}{word}"
+        if (
+            filler not in read
+            and _neutral(spelled, keys)
+            and words.isdisjoint(set(glued_values(spelled)) - {word})
+            and "-" + spelled not in words
+        ):
+            return spelled
+    return None
 
 
 def _option_words(
