@@ -8,9 +8,11 @@ slots, a fresh spelling of a program only that program's slots, a short-option c
 only the letters it holds (a letter no rule reads may fill it out; none of the values glued
 to it is a rule's word). So every command in which a pattern occurs holds, below it in
 that order, one of the pattern's *occurrence witnesses*: the program's fresh spelling, then
-each plain word (an alternative; a neutral word for ``*``) in every order, with the options'
-letters and long names as option words placed in every order among them (grouped in every
-way, and also standing in for a ``*``). Whatever decides such a witness on either side,
+each plain word (an alternative; a neutral word for ``*``; and glued to an option no rule
+reads, ``-zb``, where as a word of its own it runs as a rule's program or names a file a
+rule decides: a line may hold it glued only, which is weaker) in every order, with the
+options' letters and long names as option words placed in every order among them (grouped
+in every way, and also standing in for a ``*``). Whatever decides such a witness on either side,
 decides the bigger command too or is beaten there by something stronger — which is what
 lets :mod:`toolpolicy.diff.command_regions` join witnesses instead of searching every mix
 of started patterns.
