@@ -312,12 +312,10 @@ def _reads_inside(policy: ToolPolicy, tool: str) -> bool:
     """Whether ``policy`` reads every ``tool`` line for its files, with no path rule that
     names an absolute or home path: a path inside the workspace is then decided by its
     workspace-relative spelling (see :meth:`_Search.file_twin`)."""
-    from ..engine.shell_files import files_ruled
-
     index = policy.compiled.rule_index
     return (
         policy.engine.enforces_policy
-        and (files_ruled(index) or index.rules_for(tool).has_command_rules)
+        and not _files_on_writes_only(policy, tool)
         and not any(index.rules_for(t).has_outside_paths for t in ("read_file", "write_file"))
     )
 
@@ -894,25 +892,16 @@ class _Search:
             # that fills its slots (the lines the written word makes hit more are those
             # rules' own regions); as written where no word spells it (the occurrence
             # witnesses then say the regions are incomplete).
-            words |= {
-                spelled
-                for choice in tracked[0].alternatives[1:]
-                for word in choice
-                for spelled in (
-                    (neutral_option(word, self.words, self.keys) or (word,))
-                    if is_option(word)
-                    else (word,)
-                )
-            }
             # A plain word that runs as a rule's program or names a file a rule decides is
             # spelled glued to an option too (``b`` as ``-zb``), which the pattern reads
             # and nothing else does (``_strong``).
-            words.update(
-                glued
-                for choice in tracked[0].alternatives[1:]
-                if not is_option(choice[0])
-                for glued in glued_spellings(choice, self.words, self.keys, self._strong)
-            )
+            for choice in tracked[0].alternatives[1:]:
+                if is_option(choice[0]):
+                    for word in choice:
+                        words.update(neutral_option(word, self.words, self.keys) or (word,))
+                else:
+                    words.update(choice)
+                    words.update(glued_spellings(choice, self.words, self.keys, self._strong))
             if tracked[0].key != _WILDCARD:
                 extra.add(fresh_spelling(tracked[0].key, self.words))
         elif tracked is not None:

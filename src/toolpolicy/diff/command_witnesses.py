@@ -28,7 +28,6 @@ from .command_language import fresh_spelling, is_option, option_needs
 
 __all__ = [
     "MAX_WITNESSES",
-    "glued_spelling",
     "glued_spellings",
     "neutral_option",
     "occurrence_witnesses",
@@ -109,34 +108,34 @@ def neutral_option(
 def glued_spellings(
     choice: Iterable[str], words: set[str], keys: set[str], strong: Callable[[str], bool]
 ) -> tuple[str, ...]:
-    """The :func:`glued_spelling` of each plain word of ``choice`` that is ``strong``."""
+    """Each plain word of ``choice`` that is ``strong``, glued as a value to a short option
+    no rule reads (``b`` as ``-zb``): a line's word that holds it for the pattern (a deny or
+    an ask reads the values a short option may hold glued) without running as a program or
+    naming a file. None for a word where every such option word holds or spells another
+    rule's word, or runs as a rule's program."""
     return tuple(
         glued
         for word in choice
-        if word != _WILDCARD
-        and strong(word)
-        and (glued := glued_spelling(word, words, keys)) is not None
+        if word != _WILDCARD and strong(word) and (glued := _glued(word, words, keys)) is not None
     )
 
 
-def glued_spelling(word: str, taken_words: Iterable[str], taken_keys: Iterable[str]) -> str | None:
-    """The plain ``word`` of a deny or ask pattern glued as a value to a short option no
-    rule reads (``b`` as ``-zb``): a line's word that holds it for the pattern (a deny or an
-    ask reads the values a short option may hold glued) without running as a program or
-    naming a file; ``None`` where every such option word holds or spells another rule's
-    word, or runs as a rule's program."""
-    words, keys = set(taken_words), set(taken_keys)
-    read = {letter for w in words if is_option(w) for letter in w.lstrip("-")}
-    for filler in _FILLERS:
-        spelled = f"-{filler}{word}"
-        if (
-            filler not in read
-            and _neutral(spelled, keys)
-            and words.isdisjoint(set(glued_values(spelled)) - {word})
-            and "-" + spelled not in words
-        ):
-            return spelled
-    return None
+def _glued(word: str, words: set[str], keys: set[str]) -> str | None:
+    others = words - {word}  # the word it holds is the one wanted
+    return next(
+        (
+            spelled
+            for filler in _fillers(words)
+            if _spells_nothing(spelled := f"-{filler}{word}", keys, others)
+        ),
+        None,
+    )
+
+
+def _fillers(words: set[str]) -> list[str]:
+    """The letters a cluster may hold beside its own: those no rule's option reads."""
+    read = {letter for word in words if is_option(word) for letter in word.lstrip("-")}
+    return [f for f in _FILLERS if f not in read]
 
 
 def _option_words(
@@ -155,8 +154,7 @@ def _option_words(
             yield None
             return
         long_words.append(word)
-    read = {letter for word in words if is_option(word) for letter in word.lstrip("-")}
-    fillers = [f for f in _FILLERS if f not in read]
+    fillers = _fillers(words)
     for blocks in _partitions(letters):
         clusters = [_cluster(block, keys, words, fillers) for block in blocks]
         if any(w is None for w in clusters):
