@@ -23,7 +23,7 @@ from ..core.json_text import encoder, string_literal
 from ..core.lean_typing import TYPE_CHECKING
 from ..core.records import AuditRecord
 from ..core.sha256 import sha256
-from .audit_chain import EMPTY, ChainTail, chained_line, line_hash, read_tail
+from .audit_chain import chained_body, line_hash, read_tail
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -84,14 +84,13 @@ _SECOND: tuple[int, str] = (-1, "")
 def utc_now() -> str:
     """An RFC 3339 UTC timestamp with microseconds."""
     global _SECOND
-    now = time.time()
-    seconds = int(now)
+    seconds, micros = divmod(time.time_ns() // 1000, 1_000_000)
     second, text = _SECOND
     if second != seconds:
         # time.strftime instead of datetime: the hook imports this module on every tool call.
         text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
         _SECOND = (seconds, text)
-    return f"{text}.{int((now - seconds) * 1e6):06d}Z"
+    return f"{text}.{micros:06d}Z"
 
 
 class TerminalAuditSink:
@@ -115,14 +114,16 @@ class TerminalAuditSink:
 class JsonlAuditSink:
     """Append-only JSONL; ``fsync=False`` trades durability for speed."""
 
-    __slots__ = ("_end", "_fd", "_fsync", "_lock", "_path", "_tail")
+    __slots__ = ("_end", "_fd", "_fsync", "_lock", "_path", "_prev", "_seq")
 
     def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
         self._path = os.fspath(path)
         self._fsync = fsync
         self._lock = allocate_lock()
-        # The chain state after this sink's own last line, valid while the file ends there.
-        self._tail = EMPTY
+        # The chain after this sink's own last line (its hash and seq), valid while the file
+        # ends where that line ended.
+        self._prev: str | None = None
+        self._seq = 0
         self._end = -1
         try:
             self._fd: int | None = os.open(
@@ -152,9 +153,13 @@ class JsonlAuditSink:
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 try:
                     end = os.lseek(fd, 0, os.SEEK_END)
-                    # Another process appended since this sink's last line: read the tail.
-                    tail = self._tail if end == self._end else read_tail(fd, end)
-                    line = chained_line(tail, body)
+                    if end == self._end:
+                        prev, seq, torn = self._prev, self._seq, False
+                    else:  # another process appended since this sink's last line
+                        prev, seq, torn = read_tail(fd, end)
+                    data = chained_body(prev, seq + 1, body)
+                    # A torn tail is ended first, so this line starts a line of its own.
+                    line = b"\n" + data + b"\n" if torn else data + b"\n"
                     written = os.write(fd, line)
                     if written != len(line):
                         self._end = -1
@@ -165,7 +170,8 @@ class JsonlAuditSink:
                     fcntl.flock(fd, fcntl.LOCK_UN)
             except OSError as exc:
                 raise AuditError(f"cannot write audit file {self._path}: {exc.strerror}") from None
-            self._tail = ChainTail(line_hash(line[1:-1] if tail.torn else line[:-1]), tail.seq + 1)
+            self._prev = line_hash(data)
+            self._seq = seq + 1
             self._end = end + written
 
     def close(self) -> None:

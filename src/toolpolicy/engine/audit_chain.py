@@ -15,7 +15,7 @@ from ..core.json_text import loads
 from ..core.lean_typing import NamedTuple
 from ..core.sha256 import sha256
 
-__all__ = ["ChainTail", "chained_line", "line_hash", "read_tail"]
+__all__ = ["ChainTail", "chained_body", "line_hash", "read_tail"]
 
 _FIRST_CHUNK = 4096
 
@@ -37,14 +37,12 @@ def line_hash(line: bytes) -> str:
     return sha256(line).hexdigest()
 
 
-def chained_line(tail: ChainTail, body: str) -> bytes:
-    """The bytes to append for the JSON object ``body`` after ``tail`` (newline included)."""
-    prev, seq, torn = tail
+def chained_body(prev: str | None, seq: int, body: str) -> bytes:
+    """The line that follows the line hashed ``prev``, the ``seq``-th of the file, for the
+    JSON object ``body``: its bytes without the newline, which is what the next line hashes."""
     if prev is None:
-        data = f'{{"seq":{seq + 1},"prev":null,{body[1:]}\n'.encode()
-    else:
-        data = f'{{"seq":{seq + 1},"prev":"{prev}",{body[1:]}\n'.encode()
-    return b"\n" + data if torn else data
+        return f'{{"seq":{seq},"prev":null,{body[1:]}'.encode()
+    return f'{{"seq":{seq},"prev":"{prev}",{body[1:]}'.encode()
 
 
 def read_tail(fd: int, size: int) -> ChainTail:
