@@ -310,6 +310,9 @@ def compile_command_pattern(text: str) -> CommandPattern:
     words = tuple(word for word in text.split(" ") if word)
     if not words:
         raise CommandPatternError(f"invalid command pattern {text!r}: it has no words")
+    if _WILDCARD not in text and "|" not in text and _FORBIDDEN_IN_PATTERN.isdisjoint(text):
+        # Plain words, the common pattern: nothing below could refuse them.
+        return CommandPattern(text, words, tuple([(w,) for w in words]), program_key(words[0]))
     alternatives: list[tuple[str, ...]] = []
     for index, word in enumerate(words):
         if forbidden := sorted(_FORBIDDEN_IN_PATTERN.intersection(word)):
@@ -361,6 +364,8 @@ def compile_occurrence_pattern(text: str) -> CommandPattern:
         words, alternatives = _without_end_of_options(words, alternatives)
     if "/" in text or " -" in text:
         alternatives = (alternatives[0], *map(_as_a_deny_reads, alternatives[1:]))
+    elif words is pattern.words and alternatives is pattern.alternatives:
+        return pattern  # nothing to break, drop or read otherwise
     return CommandPattern(text, words, alternatives, program_key(words[0]))
 
 
