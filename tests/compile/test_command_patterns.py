@@ -272,3 +272,46 @@ def test_a_deny_hits_a_value_glued_to_its_short_option(
     decided = checked.check("shell", {"command": line})
     assert (decided.behavior.label, decided.source) == ("deny", "no-x")
     assert occurs(pattern, line)
+
+
+_ANY_PATTERN = st.text(alphabet="ab -|*;'\"\\()<>&`$=/", min_size=1, max_size=12)
+
+
+@given(_ANY_PATTERN)
+@example("git  push")
+@example("a|b")
+@example("a b|c")
+@example("a *")
+@example("a b*")
+@example("a b|-c")
+def test_a_pattern_of_plain_words_compiles_to_its_words_and_the_others_as_they_are_checked(
+    text: str,
+) -> None:
+    """The compiler answers a pattern of plain words (no ``*``, ``|`` or shell syntax) at
+    once: its words, each its only choice; every other pattern goes through the per-word
+    checks. Both answers are what the documented reading says: words split at spaces, ``|``
+    the choices of a word (never on the program), ``*`` only a whole word, shell syntax
+    refused. And a deny's reading of a pattern it changes nothing in is the pattern itself."""
+    words = tuple(w for w in text.split(" ") if w)
+    refused = (
+        not words
+        or any(c in text for c in "'\"\\`;&<>()")
+        or "|" in words[0]
+        or any("" in w.split("|") for w in words if "|" in w)
+        or any(a != "*" and "*" in a for w in words if w != "*" for a in w.split("|"))
+        or any(len({_option(a) for a in w.split("|")}) > 1 for w in words)
+    )
+    try:
+        compiled = compile_command_pattern(text)
+    except CommandPatternError:
+        assert refused, text
+        return
+    assert not refused, text
+    assert compiled.words == words
+    assert compiled.alternatives == tuple(tuple(w.split("|")) for w in words)
+    if not any(c in text for c in "${}=,:/") and " -" not in text:
+        assert compile_occurrence_pattern(text) == compiled
+
+
+def _option(word: str) -> bool:
+    return len(word) > 1 and word[0] == "-" and word != "--"
