@@ -126,11 +126,12 @@ def glob_shape(text: str, *, gitignore: bool) -> GlobShape:
     if not body:
         raise GlobError(f"invalid glob {text!r}: the pattern names no path")
     segments = body.split("/")
-    for segment in segments:
-        if not segment:
-            raise GlobError(f"invalid glob {text!r}: empty path segment ('//')")
-        if segment in (".", ".."):
-            raise GlobError(f"invalid glob {text!r}: '{segment}' segments are not allowed")
+    if "" in segments or "." in segments or ".." in segments:  # the first one is reported
+        for segment in segments:
+            if not segment:
+                raise GlobError(f"invalid glob {text!r}: empty path segment ('//')")
+            if segment in (".", ".."):
+                raise GlobError(f"invalid glob {text!r}: '{segment}' segments are not allowed")
     if len(segments) > 1:
         anchored = True
     if not anchored:

@@ -75,11 +75,11 @@ def path_key(pattern: str) -> tuple[str, str] | None:
         return None
     segments = pattern.strip("/").split("/")
     anchored = pattern.startswith("/") or len(segments) > 1
-    if anchored and not _GLOB_CHARS.intersection(segments[0]):
+    if anchored and _GLOB_CHARS.isdisjoint(segments[0]):
         return FIRST, segments[0]
-    literal = [s for s in segments if s and not _GLOB_CHARS.intersection(s)]
-    if literal:
-        return SEGMENT, literal[-1]
+    literal = _last_literal(segments)
+    if literal is not None:
+        return SEGMENT, literal
     for segment in reversed(segments):
         extension = _star_extension(segment)
         if extension:
@@ -94,8 +94,15 @@ def outside_key(pattern: str) -> str | None:
     absolute spelling holds that segment whenever the pattern matches it."""
     if not pattern.startswith(("//", "~/")):
         return None
-    literal = [s for s in pattern[2:].split("/") if s and not _GLOB_CHARS.intersection(s)]
-    return literal[-1] if literal else None
+    return _last_literal(pattern[2:].split("/"))
+
+
+def _last_literal(segments: list[str]) -> str | None:
+    """The last segment that is neither empty nor holds a glob character."""
+    for segment in reversed(segments):
+        if segment and _GLOB_CHARS.isdisjoint(segment):
+            return segment
+    return None
 
 
 def _star_extension(segment: str) -> str | None:
