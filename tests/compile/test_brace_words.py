@@ -11,7 +11,7 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolpolicy.compile.brace_words import MAX_WORDS, brace_words
@@ -48,11 +48,20 @@ def test_the_words_bash_makes_of_braces() -> None:
     # past the bound the expansion says it stopped: a name could hide after it
     words, complete = brace_words("touch {1..5000}.gi{x,t}/config")
     assert not complete and ".git/config" not in [w[-11:] for w in words[:1]]
+    # a whole expansion whose carried paths pass the bound is complete; a brace word after
+    # it is then left unexpanded, and that is said too
+    words, complete = brace_words("touch x={1..3000}")
+    assert complete and len(words) == 6000
+    words, complete = brace_words("touch x={1..3000} .gi{t,}/config")
+    assert not complete and ".git/config" not in words
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 @settings(max_examples=150, deadline=None)
 @given(word=brace_word())
+# 3,150 words, whose carried paths (after ``x=``) took the reported set past the bound: the
+# expansion was whole, yet it said it had stopped (found by this property, round 37)
+@example(word="{{1..3},{a,x=}{a,b,aaa}}{{a,b},{1..3}a{a,b},{1..3}{1..3}{1..3}}{a,{1..3}{1..3}}")
 def test_every_word_bash_makes_is_reported(word: str) -> None:
     done = subprocess.run(
         [BASH, "--noprofile", "--norc", "-c", f"printf '%s\\n' {word}"],

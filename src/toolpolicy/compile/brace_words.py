@@ -27,12 +27,14 @@ def brace_words(line: str) -> tuple[tuple[str, ...], bool]:
     found: dict[str, None] = {}
     for raw in line.translate(_WORDS).split():
         if "{" in raw and "}" in raw:
+            if len(found) >= MAX_WORDS:  # this word is left unexpanded
+                return tuple(found), False
             words = _expanded(raw)
             for word in words:
                 found[word] = None
                 # the path a word carries after '=', '@', ':' or ',' (``of=.gi{t,}/config``)
                 found.update((word[i + 1 :], None) for i, c in enumerate(word) if c in _CARRIERS)
-            if len(words) >= MAX_WORDS or len(found) >= MAX_WORDS:
+            if len(words) >= MAX_WORDS:  # the expansion may have stopped at the bound
                 return tuple(found), False
     return tuple(found), True
 
