@@ -232,6 +232,7 @@ _PATTERN_WORD = st.text(alphabet="ab-./=:,${}", min_size=1, max_size=6)
 @example("x", ["-a=b"])
 @example("x", ["--="])  # no option name: the word "--" (found by this property, round 33)
 @example("x", ["-:::="])  # a Go flag's name the runs break: no flag (the same, round 33)
+@example("x", ["./-a"])  # the path ./-a read as the option -a (the same, round 37)
 def test_a_deny_pattern_hits_the_line_that_spells_it(program: str, rest: list[str]) -> None:
     """The kind: a deny or ask pattern that misses the very line written as its words. Every
     pattern that compiles hits the plain line of its own words (after a program for ``*``)."""
@@ -315,3 +316,11 @@ def test_a_pattern_of_plain_words_compiles_to_its_words_and_the_others_as_they_a
 
 def _option(word: str) -> bool:
     return len(word) > 1 and word[0] == "-" and word != "--"
+
+
+@pytest.mark.parametrize("line", ["x ./-a", "x .//-a", "x ././-a", "x ./-a/", "x y ./-a"])
+def test_a_deny_of_a_file_named_like_an_option_hits_each_spelling_of_the_path(line: str) -> None:
+    """The kind: a deny's path shortened into an option (``./-a`` spelled ``-a``), which the
+    line's word, a path, then never held."""
+    assert occurs("x ./-a", line)
+    assert not occurs("x ./-a", "x -a")  # the option -a names no file

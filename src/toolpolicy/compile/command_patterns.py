@@ -253,13 +253,19 @@ def held_words(word: str) -> Iterator[str]:
 def as_path(word: str) -> str:
     """``word`` as the path it names, spelled the shortest way: ``./`` in front, ``/`` at
     the end, ``/.`` and repeated ``/`` dropped (``./build/``, ``build//.``: ``build``;
-    ``//``: ``/``). A word without ``/`` is itself."""
+    ``//``: ``/``). A word without ``/`` is itself. A relative path whose first name starts
+    with ``-`` keeps ``./`` (``.//-a``: ``./-a``): spelled ``-a`` it would be an option, to
+    a program and to a deny alike."""
     if "/" not in word:
         return word
     rooted = word.startswith("/")
     parts = [part for part in word.split("/") if part not in ("", ".")]
     path = "/".join(parts)
-    return "/" + path if rooted else path or "."
+    if rooted:
+        return "/" + path
+    if path.startswith("-"):
+        return "./" + path
+    return path or "."
 
 
 def glued_values(word: str) -> Iterator[str]:
