@@ -2,11 +2,11 @@
 second look; strict xfails until round 33): a single-dash long option in its double-dash
 spelling and back (Go's flags take both), operands in another order, ``${VAR}/x`` against
 ``$VAR/x``; and (red team, round 33) a quoted or escaped separator, a Go flag's value, ``--``
-a path's other spellings and a glob. In each, an ``allow`` of the program would let the line
-through if the deny missed it. The properties cover the kinds: every order of a deny's plain
-words with other words between them, every spelling of an option, both spellings of a
-variable, separators quoted anywhere, every spelling of a path. The gaps left are strict
-xfails (SECURITY.md)."""
+a path's other spellings and a glob; and (round 37) a path through ``name/..``. In each, an
+``allow`` of the program would let the line through if the deny missed it. The properties
+cover the kinds: every order of a deny's plain words with other words between them, every
+spelling of an option, both spellings of a variable, separators quoted anywhere, every
+spelling of a path. The gaps left are strict xfails (SECURITY.md)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,12 @@ SPELLINGS = [
     pytest.param("rm -rf build", "rm -rf ./build", id="dot-slash"),
     pytest.param("rm -rf build/", "rm -rf build//.", id="slashes-and-dot"),
     pytest.param("rm -rf /", "rm -rf //", id="root-twice"),
+    # round 37: a path through "name/..", which names the same file when no name on the way
+    # is a symbolic link (an allow of cat let "cat b/../secret" through)
+    pytest.param("cat secret", "cat b/../secret", id="dot-dot"),
+    pytest.param("rm -rf build", "rm -rf ./b/c/../../build/", id="dot-dot-twice"),
+    pytest.param("rm -rf /etc", "rm -rf /tmp/../etc", id="dot-dot-absolute"),
+    pytest.param("rm -rf build", "rm -rf x/../buil?", id="dot-dot-glob"),
     # a value glued to a short option in the pattern: the option, and the value apart
     pytest.param("curl -XDELETE", "curl -X DELETE https://api.example/r", id="pattern-glued"),
     pytest.param("ssh -oProxyCommand", "ssh -o ProxyCommand=nc h", id="pattern-glued-key"),
@@ -103,6 +109,8 @@ NOT_HIT = [
     pytest.param("rm -rf /", "rm -rf *", id="glob-stays-in-its-folder"),
     # $HOME/x is HOME and /x: the relative path HOME/x is another file
     pytest.param("cat $HOME/.netrc", "cat HOME/.netrc", id="not-a-variable"),
+    # "secret/.." leaves the file: what follows is another one
+    pytest.param("cat secret", "cat secret/../other", id="dot-dot-leaves"),
 ]  # fmt: skip
 
 
@@ -155,10 +163,11 @@ def _path_spellings(word: str) -> list[str]:
     """The ways a line may write the path ``word`` that a deny must read as it (or a glob
     the shell may expand to it)."""
     globbed = [word[:-1] + "?", "*"] if "/" not in word else [word[:-1] + "*"]
+    through = "/x/.." + word if word.startswith("/") else "x/../" + word  # round 37
     if "/" not in word and word != ".":
-        return [word, *globbed]
+        return [word, *globbed, through]
     relative = [] if word.startswith("/") else ["./" + word]
-    return [word, word + "/", word.replace("/", "//"), word + "/.", *relative, *globbed]
+    return [word, word + "/", word.replace("/", "//"), word + "/.", *relative, *globbed, through]
 
 
 def _spellings(option: str) -> list[str]:

@@ -21,6 +21,7 @@ option (``-auto-approve`` hits ``--auto-approve``).
 from __future__ import annotations
 
 import itertools
+import posixpath
 import re
 from collections.abc import Iterator, Mapping
 
@@ -234,20 +235,35 @@ def _expands_to(glob: str, word: str) -> bool:
     ``dotglob``: a deny may hit more)."""
     import fnmatch  # only a glob in a line needs it
 
-    globs, words = as_path(glob).split("/"), word.split("/")
-    return len(globs) == len(words) and all(
-        fnmatch.fnmatchcase(name, pattern) for name, pattern in zip(words, globs, strict=True)
-    )
+    words = word.split("/")
+    for spelled in dict.fromkeys(_paths_of(glob)):
+        globs = spelled.split("/")
+        if len(globs) == len(words) and all(
+            fnmatch.fnmatchcase(name, pattern) for name, pattern in zip(words, globs, strict=True)
+        ):
+            return True
+    return False
 
 
 def held_words(word: str) -> Iterator[str]:
     """The words a line's ``word`` holds for a deny or an ask: itself, the path it spells
-    (:func:`as_path`) and the values glued to it if it is a short option
-    (:func:`glued_values`)."""
+    (:func:`as_path`, and with each ``name/..`` dropped) and the values glued to it if it is
+    a short option (:func:`glued_values`)."""
     yield word
     if "/" in word:
-        yield as_path(word)
+        yield from _paths_of(word)
     yield from glued_values(word)
+
+
+def _paths_of(word: str) -> Iterator[str]:
+    """The path ``word`` spells (:func:`as_path`) and, when it goes through ``..``, that path
+    with each ``name/..`` dropped (``b/../secret``: ``secret``): the file it names when no
+    name on the way is a symbolic link, which a deny holds too (it may hit more)."""
+    path = as_path(word)
+    yield path
+    if ".." in path.split("/"):
+        resolved = posixpath.normpath(path)
+        yield "./" + resolved if resolved.startswith("-") else resolved
 
 
 def as_path(word: str) -> str:
