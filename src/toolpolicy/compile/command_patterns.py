@@ -262,26 +262,26 @@ def _paths_of(word: str) -> Iterator[str]:
     path = as_path(word)
     yield path
     if ".." in path.split("/"):
-        resolved = posixpath.normpath(path)
-        yield "./" + resolved if resolved.startswith("-") else resolved
+        yield _not_an_option(posixpath.normpath(path))
 
 
 def as_path(word: str) -> str:
     """``word`` as the path it names, spelled the shortest way: ``./`` in front, ``/`` at
     the end, ``/.`` and repeated ``/`` dropped (``./build/``, ``build//.``: ``build``;
     ``//``: ``/``). A word without ``/`` is itself. A relative path whose first name starts
-    with ``-`` keeps ``./`` (``.//-a``: ``./-a``): spelled ``-a`` it would be an option, to
-    a program and to a deny alike."""
+    with ``-`` keeps ``./`` (``.//-a``: ``./-a``, :func:`_not_an_option`)."""
     if "/" not in word:
         return word
     rooted = word.startswith("/")
     parts = [part for part in word.split("/") if part not in ("", ".")]
     path = "/".join(parts)
-    if rooted:
-        return "/" + path
-    if path.startswith("-"):
-        return "./" + path
-    return path or "."
+    return "/" + path if rooted else _not_an_option(path or ".")
+
+
+def _not_an_option(path: str) -> str:
+    """The relative ``path`` with ``./`` in front where its first name starts with ``-``:
+    spelled ``-a`` it would be an option, to a program and to a deny alike."""
+    return "./" + path if path.startswith("-") else path
 
 
 def glued_values(word: str) -> Iterator[str]:
