@@ -186,14 +186,14 @@ class ToolBucket(NamedTuple):
         command_unkeyed: list[CompiledRule] = []
         for rule in ordered:
             if rule.paths is not None:
-                keys = {_any_path_key(p.text) for p in rule.paths}
-                if None in keys:
+                filed = [k for p in rule.paths if (k := _any_path_key(p.text)) is not None]
+                if len(filed) < len(rule.paths):
                     path_unkeyed.append(rule)
                     continue
-                for kind, key in dict.fromkeys(k for k in keys if k is not None):
+                for kind, key in dict.fromkeys(filed):
                     tables[kind].setdefault(key, []).append(rule)
             elif rule.commands is not None:
-                words = {command_keys(p) for p in rule.commands}
+                words = dict.fromkeys([command_keys(p) for p in rule.commands])
                 if None in words:
                     command_unkeyed.append(rule)
                     continue

@@ -179,7 +179,7 @@ class _Compilers:
     with none of them never imports them.
     """
 
-    __slots__ = ("command", "glob", "occurrence")
+    __slots__ = ("_names", "command", "glob", "occurrence")
 
     glob: Callable[[str], GlobPattern]
     command: Callable[[str], CommandPattern]
@@ -189,6 +189,18 @@ class _Compilers:
         self.glob = self._first_glob
         self.command = self._first_command
         self.occurrence = self._first_occurrence
+        self._names: dict[tuple[str, ...], tuple[NamePattern, ...]] = {}
+
+    def names(self, items: Sequence[str] | None) -> tuple[NamePattern, ...] | None:
+        """A rule's tool-name patterns; rules that name the same tools share one tuple
+        (every name is a valid pattern)."""
+        if items is None:
+            return None
+        key = tuple(items)
+        found = self._names.get(key)
+        if found is None:
+            found = self._names[key] = tuple([NamePattern(text) for text in key])
+        return found
 
     def _first_glob(self, pattern: str) -> GlobPattern:
         from .globs import compile_glob
@@ -222,7 +234,7 @@ def _compile_rule(
     reason = str(raw["reason"])
     effects = match.get("effects")
     invalid: list[tuple[str, str]] = []
-    tools = _each(match.get("tools"), NamePattern, index, "tools", invalid)
+    tools = compilers.names(match.get("tools"))
     paths = _each(match.get("paths"), compilers.glob, index, "paths", invalid)
     # A deny or ask reads a line's runs of words: its patterns hold only words a run can hold.
     reads = compilers.command if behavior is Behavior.ALLOW else compilers.occurrence

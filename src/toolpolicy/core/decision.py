@@ -37,7 +37,7 @@ class Decision(_DecisionFields):
         source: str,
         sandbox: SandboxMode | None = None,
     ) -> Decision:
-        parsed = Behavior.parse(behavior)
+        parsed = behavior if behavior.__class__ is Behavior else Behavior.parse(behavior)
         if not isinstance(reason, str) or not reason.strip():
             raise PermissionContractError("a decision needs a non-empty reason")
         if not isinstance(source, str) or not source.strip():
