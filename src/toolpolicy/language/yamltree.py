@@ -230,23 +230,86 @@ class _Builder:
             MappingStartEvent,
             SequenceStartEvent,
         )
+        mapping_end, sequence_end = MappingEndEvent, SequenceEndEvent
         implicit_first, plain_text = _IMPLICIT_FIRST, _plain_is_text
-        ends = (MappingEndEvent, SequenceEndEvent)
+        max_nodes, max_depth, max_chars, discard = MAX_NODES, MAX_DEPTH, MAX_SCALAR_CHARS, _DISCARD
+        # ``self.nodes`` is counted here in ``nodes`` and handed over around each ``feed``
+        # (which counts too); a stream that raises leaves the builder unused.
+        nodes = self.nodes
         while (event := next_event()) is not None:
             kind = type(event)
-            if kind in ends:
-                stack.pop()
-                continue
-            if kind is mapping_start or kind is sequence_start:
+            if kind is scalar_event:
                 if (
-                    event.anchor is not None
+                    not stack
+                    or event.anchor is not None
                     or event.tag is not None
-                    or self.nodes >= MAX_NODES
-                    or len(stack) >= MAX_DEPTH
+                    or nodes >= max_nodes
                 ):
+                    self.nodes = nodes
                     feed(event)
+                    nodes = self.nodes
                     continue
-                self.nodes += 1
+                text = event.value
+                frame = stack[-1]
+                if (
+                    len(text) > max_chars
+                    or (
+                        event.implicit[0]
+                        and (not text or (text[0] in implicit_first and not plain_text(text)))
+                    )
+                    or frame.pointer is discard
+                ):
+                    self.nodes = nodes
+                    feed(event)
+                    nodes = self.nodes
+                    continue
+                nodes += 1
+                container = frame.container
+                if len(stack) > limit:  # placed, not recorded (a duplicate key is a problem)
+                    if type(container) is list:
+                        container.append(text)
+                    elif frame.key is None:
+                        if text in container:
+                            self.take_key(frame, text, (1, 1), "")
+                        else:
+                            frame.key = text
+                            keys.add(text)
+                    else:
+                        pending, frame.key = frame.key, None
+                        if pending is not discard:
+                            container[pending] = text  # type: ignore[call-overload]
+                    continue
+                mark = event.start_mark
+                position = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+                if type(container) is list:
+                    positions[f"{frame.pointer}/{len(container)}"] = position
+                    container.append(text)
+                    continue
+                key = frame.key
+                if key is None:
+                    if text in container:
+                        self.take_key(frame, text, position, "")
+                    else:
+                        frame.key, frame.key_position = text, position
+                        keys.add(text)
+                    continue
+                frame.key = None
+                if key is discard:
+                    continue
+                token = escape_pointer(key) if "/" in key or "~" in key else key
+                pointer = f"{frame.pointer}/{token}"
+                container[key] = text  # type: ignore[call-overload]
+                key_positions[pointer] = frame.key_position
+                positions[pointer] = position
+            elif kind is mapping_end or kind is sequence_end:
+                stack.pop()
+            elif (kind is mapping_start or kind is sequence_start) and not (
+                event.anchor is not None
+                or event.tag is not None
+                or nodes >= max_nodes
+                or len(stack) >= max_depth
+            ):
+                nodes += 1
                 mark = event.start_mark
                 position = (  # read only where it is kept
                     (mark.line + 1, mark.column + 1)
@@ -254,68 +317,13 @@ class _Builder:
                     else (1, 1)
                 )
                 opened: dict[str, object] | list[object] = {} if kind is mapping_start else []
-                pointer = self.attach(opened, position)
-                stack.append(_Frame(opened, pointer if pointer is not None else _DISCARD))
-                continue
-            if (
-                kind is not scalar_event
-                or not stack
-                or event.anchor is not None
-                or event.tag is not None
-                or self.nodes >= MAX_NODES
-            ):
+                placed = self.attach(opened, position)
+                stack.append(_Frame(opened, placed if placed is not None else discard))
+            else:
+                self.nodes = nodes
                 feed(event)
-                continue
-            text = event.value
-            frame = stack[-1]
-            if (
-                len(text) > MAX_SCALAR_CHARS
-                or (
-                    event.implicit[0]
-                    and (not text or (text[0] in implicit_first and not plain_text(text)))
-                )
-                or frame.pointer is _DISCARD
-            ):
-                feed(event)
-                continue
-            self.nodes += 1
-            container = frame.container
-            if len(stack) > limit:  # placed, not recorded (a duplicate key is a problem)
-                if type(container) is list:
-                    container.append(text)
-                elif frame.key is None:
-                    if text in container:
-                        self.take_key(frame, text, (1, 1), "")
-                    else:
-                        frame.key = text
-                        keys.add(text)
-                else:
-                    pending, frame.key = frame.key, None
-                    if pending is not _DISCARD:
-                        container[pending] = text  # type: ignore[call-overload]
-                continue
-            mark = event.start_mark
-            position = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-            if type(container) is list:
-                positions[f"{frame.pointer}/{len(container)}"] = position
-                container.append(text)
-                continue
-            key = frame.key
-            if key is None:
-                if text in container:
-                    self.take_key(frame, text, position, "")
-                else:
-                    frame.key, frame.key_position = text, position
-                    keys.add(text)
-                continue
-            frame.key = None
-            if key is _DISCARD:
-                continue
-            token = escape_pointer(key) if "/" in key or "~" in key else key
-            pointer = f"{frame.pointer}/{token}"
-            container[key] = text  # type: ignore[call-overload]
-            key_positions[pointer] = frame.key_position
-            positions[pointer] = position
+                nodes = self.nodes
+        self.nodes = nodes
 
     def refuse(self, position: Position, code: str, message: str) -> None:
         """Stand ``None`` in for a refused node and remember where, so later checks skip it."""
