@@ -176,7 +176,7 @@ class _Compilers:
     directly (an import statement per pattern is a tenth of compiling 100,000 rules).
 
     Path patterns load the glob compiler, command patterns the shell-line reader: a policy
-    with none of them never imports them.
+    with none of them never imports them. Tool names are built once per list of names.
     """
 
     __slots__ = ("_names", "command", "glob", "occurrence")
