@@ -152,7 +152,7 @@ def compile_glob(text: str, *, gitignore: bool) -> GlobPattern:
     fullmatch = LazyFullmatch(text, gitignore)
     if "[" in text:
         fullmatch.translate()  # a class is validated by translating it
-    return GlobPattern(text=text, gitignore=gitignore, fullmatch=fullmatch, root=root)
+    return GlobPattern(text, gitignore, fullmatch, root)  # by position: a tenth of compile_glob
 
 
 def glob_regex(text: str, *, gitignore: bool) -> str:
@@ -273,7 +273,7 @@ class LazyFullmatch(tuple[str, bool]):
     _fullmatch: Callable[[str], re.Match[str] | None] | None = None
 
     def __new__(cls, text: str, gitignore: bool) -> LazyFullmatch:
-        return super().__new__(cls, (text, gitignore))
+        return tuple.__new__(cls, (text, gitignore))
 
     @property
     def text(self) -> str:
