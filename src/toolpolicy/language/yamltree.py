@@ -233,36 +233,24 @@ class _Builder:
         mapping_end, sequence_end = MappingEndEvent, SequenceEndEvent
         implicit_first, plain_text = _IMPLICIT_FIRST, _plain_is_text
         max_nodes, max_depth, max_chars, discard = MAX_NODES, MAX_DEPTH, MAX_SCALAR_CHARS, _DISCARD
-        # ``self.nodes`` is counted here in ``nodes`` and handed over around each ``feed``
-        # (which counts too); a stream that raises leaves the builder unused.
+        # ``self.nodes`` is counted here in ``nodes`` and handed over around ``feed`` (which
+        # counts too); a stream that raises leaves the builder unused.
         nodes = self.nodes
         while (event := next_event()) is not None:
             kind = type(event)
-            if kind is scalar_event:
-                if (
-                    not stack
-                    or event.anchor is not None
-                    or event.tag is not None
-                    or nodes >= max_nodes
-                ):
-                    self.nodes = nodes
-                    feed(event)
-                    nodes = self.nodes
-                    continue
-                text = event.value
-                frame = stack[-1]
-                if (
-                    len(text) > max_chars
-                    or (
-                        event.implicit[0]
-                        and (not text or (text[0] in implicit_first and not plain_text(text)))
-                    )
-                    or frame.pointer is discard
-                ):
-                    self.nodes = nodes
-                    feed(event)
-                    nodes = self.nodes
-                    continue
+            if (
+                kind is scalar_event
+                and stack
+                and event.anchor is None
+                and event.tag is None
+                and nodes < max_nodes
+                and len(text := event.value) <= max_chars
+                and not (
+                    event.implicit[0]
+                    and (not text or (text[0] in implicit_first and not plain_text(text)))
+                )
+                and (frame := stack[-1]).pointer is not discard
+            ):
                 nodes += 1
                 container = frame.container
                 if len(stack) > limit:  # placed, not recorded (a duplicate key is a problem)
@@ -301,13 +289,16 @@ class _Builder:
                 container[key] = text  # type: ignore[call-overload]
                 key_positions[pointer] = frame.key_position
                 positions[pointer] = position
-            elif kind is mapping_end or kind is sequence_end:
+                continue
+            if kind is mapping_end or kind is sequence_end:
                 stack.pop()
-            elif (kind is mapping_start or kind is sequence_start) and not (
-                event.anchor is not None
-                or event.tag is not None
-                or nodes >= max_nodes
-                or len(stack) >= max_depth
+                continue
+            if (
+                (kind is mapping_start or kind is sequence_start)
+                and event.anchor is None
+                and event.tag is None
+                and nodes < max_nodes
+                and len(stack) < max_depth
             ):
                 nodes += 1
                 mark = event.start_mark
@@ -319,10 +310,10 @@ class _Builder:
                 opened: dict[str, object] | list[object] = {} if kind is mapping_start else []
                 placed = self.attach(opened, position)
                 stack.append(_Frame(opened, placed if placed is not None else discard))
-            else:
-                self.nodes = nodes
-                feed(event)
-                nodes = self.nodes
+                continue
+            self.nodes = nodes  # every other event, folded by ``feed``
+            feed(event)
+            nodes = self.nodes
         self.nodes = nodes
 
     def refuse(self, position: Position, code: str, message: str) -> None:
