@@ -20,20 +20,8 @@ from toolpolicy.language import yamltree
 from toolpolicy.language.yamltree import _Builder, _Stop
 
 from .corpus import INVALID, VALID
+from .yaml_values import TEXTS, VALUES
 
-_KEYS = st.sampled_from(["name", "rules", "a/b", "x~y", "no", "1", "", "paths", "ü"])
-_SCALARS = st.one_of(
-    st.sampled_from(["yes", "~", "", "1.5", "*.env", "a b", "x" * 40]),
-    st.integers(-5, 5),
-    st.booleans(),
-    st.none(),
-    st.text(alphabet="ab:-#'\" é", max_size=6),
-)
-_VALUES = st.recursive(
-    _SCALARS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
-    max_leaves=25,
-)
 _BOUNDS = st.tuples(st.integers(1, 40), st.integers(1, 8), st.integers(1, 50))
 
 
@@ -87,7 +75,7 @@ def _assert_same(text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(_VALUES, st.booleans(), _BOUNDS)
+@given(VALUES, st.booleans(), _BOUNDS)
 @example({"a": ["x", "y", {"b": "z"}]}, False, (3, 2, 1))
 def test_run_folds_every_document_as_feed_does(
     value: object, flow: bool, bounds: tuple[int, int, int]
@@ -103,7 +91,7 @@ def test_run_folds_every_document_as_feed_does(
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=list("ab:-[]{},&*!|>'\"#\n ?~1"), max_size=60))
+@given(TEXTS)
 def test_run_folds_any_text_as_feed_does(text: str) -> None:
     _assert_same(text)
 

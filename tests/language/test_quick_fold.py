@@ -18,22 +18,7 @@ from hypothesis import strategies as st
 from toolpolicy.language.yamltree import ParsedTree, _parse_deep, parse_yaml
 
 from .corpus import INVALID, VALID
-
-_KEYS = st.sampled_from(
-    ["name", "rules", "a/b", "x~y", "no", "on", "1", "", "workspace_boundary", "paths", "ü"]
-)
-_SCALARS = st.one_of(
-    st.sampled_from(["yes", "no", "~", "", "1", "1.5", "0x1f", "2024-01-02", "*.env", "a b"]),
-    st.integers(-5, 5),
-    st.booleans(),
-    st.none(),
-    st.text(alphabet="ab:-#'\" é", max_size=6),
-)
-_VALUES = st.recursive(
-    _SCALARS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
-    max_leaves=25,
-)
+from .yaml_values import TEXTS, VALUES
 
 
 def _read(tree: ParsedTree | None) -> object:
@@ -58,13 +43,13 @@ def _same_as_the_deep_fold(text: str) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(_VALUES, st.booleans())
+@given(VALUES, st.booleans())
 def test_any_document_reads_the_same_as_the_deep_fold(value: object, flow: bool) -> None:
     _same_as_the_deep_fold(yaml.safe_dump(value, default_flow_style=flow, allow_unicode=True))
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text(alphabet=list("ab:-[]{},&*!|>'\"#\n ?~1"), max_size=60))
+@given(TEXTS)
 def test_any_text_reads_the_same_as_the_deep_fold(text: str) -> None:
     _same_as_the_deep_fold(text)
 
