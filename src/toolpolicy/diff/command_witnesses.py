@@ -113,19 +113,22 @@ def glued_spellings(
     an ask reads the values a short option may hold glued) without running as a program or
     naming a file. None for a word where every such option word holds or spells another
     rule's word, or runs as a rule's program."""
+    fillers = _fillers(words)
     return tuple(
         glued
         for word in choice
-        if word != _WILDCARD and strong(word) and (glued := _glued(word, words, keys)) is not None
+        if word != _WILDCARD
+        and strong(word)
+        and (glued := _glued(word, words, keys, fillers)) is not None
     )
 
 
-def _glued(word: str, words: set[str], keys: set[str]) -> str | None:
+def _glued(word: str, words: set[str], keys: set[str], fillers: list[str]) -> str | None:
     others = words - {word}  # the word it holds is the one wanted
     return next(
         (
             spelled
-            for filler in _fillers(words)
+            for filler in fillers
             if _spells_nothing(spelled := f"-{filler}{word}", keys, others)
         ),
         None,
