@@ -1,6 +1,7 @@
-"""A large diff decides the right side in a forked twin: the report must be the one the
-diff gives in one process, the twin must never outlive the diff nor write anything, and a
-twin that fails or dies must cost nothing but time (its work is done here)."""
+"""A large diff decides a share of its calls, on both sides, in a forked twin: the report
+must be the one the diff gives in one process, the twin must never outlive the diff nor
+write anything, and a twin that fails or dies must cost nothing but time (its work is done
+here)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,7 @@ from toolpolicy.diff.compare import compare
 from toolpolicy.diff.run import TWIN_RULES
 from toolpolicy.diff.scratch import scratch_workspace
 from toolpolicy.diff.sides import load_sides, parse_side
-from toolpolicy.diff.twin import Here, Twin, right_hand
-from toolpolicy.engine.selection import ToolPolicy
+from toolpolicy.diff.twin import Here, Sides, Twin, second_hand
 
 from .test_completeness import _write
 
@@ -64,11 +64,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _child_pid(policy: ToolPolicy, payload: int) -> int:
+def _child_pid(sides: Sides, payload: int) -> int:
     return os.getpid() + payload
 
 
-def _fails_in_a_child(policy: ToolPolicy, parent: int) -> str:
+def _fails_in_a_child(sides: Sides, parent: int) -> str:
     if os.getpid() != parent:
         raise RuntimeError("only in the twin")
     return "done here"
@@ -78,8 +78,8 @@ def _fails_in_a_child(policy: ToolPolicy, parent: int) -> str:
 def _p03_twin() -> Iterator[tuple[Here, int]]:
     """A twin forked for P03 in a scratch workspace, and its pid."""
     with scratch_workspace() as ws:
-        policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
-        with right_hand(policy, fork=True) as hand:
+        sides = load_sides(parse_side("P03"), parse_side("P03"), ws.root)
+        with second_hand(sides, fork=True) as hand:
             pid = _pid_of(hand)
             assert pid is not None
             yield hand, pid
@@ -87,7 +87,7 @@ def _p03_twin() -> Iterator[tuple[Here, int]]:
 
 def _report(left: str, right: str, root: str, fork: bool) -> tuple[str, int | None]:
     sides = load_sides(parse_side(left), parse_side(right), root)
-    with right_hand(sides[1], fork=fork) as hand:
+    with second_hand(sides, fork=fork) as hand:
         pid = _pid_of(hand)
         probes = generate_probes(*sides, escape_link="link", hand=hand)
         report = compare(*sides, probes, hand=hand)
@@ -141,8 +141,8 @@ def test_no_twin_beside_a_second_thread(tmp_path: Path) -> None:
     thread.start()
     try:
         with scratch_workspace() as ws:
-            policy = load_sides(parse_side("P03"), parse_side("P03"), ws.root)[1]
-            with right_hand(policy, fork=True) as hand:
+            sides = load_sides(parse_side("P03"), parse_side("P03"), ws.root)
+            with second_hand(sides, fork=True) as hand:
                 assert not isinstance(hand, Twin)
                 assert hand.send(_child_pid, 0).result() == os.getpid()
     finally:

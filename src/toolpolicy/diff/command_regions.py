@@ -87,7 +87,7 @@ from .command_language import (
 )
 from .command_witnesses import glued_spellings, neutral_option, occurrence_witnesses
 from .prefix_best import Entry, PrefixBest, best_two
-from .twin import Here
+from .twin import Here, Sides
 
 __all__ = [
     "EMPTY_SPECIAL",
@@ -101,7 +101,7 @@ __all__ = [
 EMPTY_SPECIAL = "the empty command line"
 INCOMPLETE = "incomplete: "
 SEARCH_STATES = 50_000
-BATCH = 64  # from this many commands, the right side's half goes to the twin
+BATCH = 64  # from this many commands, a share goes to the twin
 MAX_ALLOW_SETS = 4_096
 _WILDCARD = "*"
 _PLAIN_NEUTRAL = ("w", "x", "y", "z")
@@ -286,13 +286,19 @@ class _Side:
 
 
 def _signatures(
-    policy: ToolPolicy, payload: tuple[str, list[tuple[Command, str]]]
-) -> tuple[list[SideSignature], set[str]]:
-    """The right side's signatures of a batch of commands (each with its text), and the
-    command rules seen deciding with another source (``_Side.foreign``)."""
+    sides: Sides, payload: tuple[str, list[tuple[Command, str]]]
+) -> tuple[list[_Pair], tuple[set[str], set[str]]]:
+    """Both sides' signatures of a batch of commands (each with its text), and the command
+    rules seen deciding with another source on each side (``_Side.foreign``)."""
     tool, commands = payload
-    side = _Side(policy, tool, policy.compiled.rules)
-    return [side.signature(command, text) for command, text in commands], side.foreign
+    left, right = (_Side(policy, tool, policy.compiled.rules) for policy in sides)
+    return _pairs(left, right, commands), (left.foreign, right.foreign)
+
+
+def _pairs(left: _Side, right: _Side, commands: Iterable[tuple[Command, str]]) -> list[_Pair]:
+    """Both sides' signatures of ``commands``, each decided on the left, then on the right
+    (which finds the line read already)."""
+    return [(left.signature(c, text), right.signature(c, text)) for c, text in commands]
 
 
 def _files_on_writes_only(policy: ToolPolicy, tool: str) -> bool:
@@ -346,8 +352,8 @@ def command_regions(
     hand: Here | None = None,
 ) -> list[CommandRegion]:
     """Every region of ``tool``'s command line (see the module docstring). ``reads`` and
-    ``writes`` are witnesses of every region of a read and a write path. ``hand`` decides
-    large batches of commands on the right side (by default: here, one after the other)."""
+    ``writes`` are witnesses of every region of a read and a write path. ``hand`` decides a
+    share of each large batch of commands (by default: here, one after the other)."""
     return _Search(policies, tool, rules, hand).regions(reads, writes)
 
 
@@ -359,7 +365,7 @@ class _Search:
         rules: tuple[Sequence[CompiledRule], Sequence[CompiledRule]],
         hand: Here | None = None,
     ) -> None:
-        self.hand = hand or Here(policies[1])
+        self.hand = hand or Here(policies)
         self.sides = (
             _Side(policies[0], tool, policies[0].compiled.rules),
             _Side(policies[1], tool, policies[1].compiled.rules),
@@ -448,34 +454,31 @@ class _Search:
     def decide(self, command: Command) -> _Pair:
         pair = self.cache.get(command)
         if pair is None:
-            text = self.texts[command]
-            pair = (self.sides[0].signature(command, text), self.sides[1].signature(command, text))
+            pair = _pairs(*self.sides, [(command, self.texts[command])])[0]
             self._keep(command, pair)
         return pair
 
     def prefetch(self, commands: Iterable[Command]) -> None:
-        """Decide the ``commands`` not known yet; a large batch's right half by the hand
-        (in the twin, at the same time as the left half here)."""
+        """Decide the ``commands`` not known yet; a share of a large batch by the hand (in
+        the twin, at the same time as the rest here)."""
         todo = [c for c in dict.fromkeys(commands) if c not in self.cache]
         for command, pair in zip(todo, self._signed(todo), strict=True):
             self._keep(command, pair)
 
     def _signed(self, commands: Sequence[Command]) -> list[_Pair]:
-        """Both sides' signatures of ``commands``; a large batch's right half by the hand."""
+        """Both sides' signatures of ``commands``; a share of a large batch by the hand."""
         batch = [(command, self.texts[command]) for command in commands]
         if len(batch) < BATCH:
-            left_side, right_side = self.sides
-            return [(left_side.signature(c, t), right_side.signature(c, t)) for c, t in batch]
-        # The twin's share of the right half ends as this process's left half and the
-        # right items it keeps (``kept``) do.
+            return _pairs(*self.sides, batch)
+        # The twin's share ends as the share this process keeps (``kept``) does.
         kept = self.hand.kept(len(batch))
-        left_side, right_side = self.sides
-        pending = self.hand.send(_signatures, (right_side.tool, batch[kept:]))
-        left = [left_side.signature(command, text) for command, text in batch]
-        right = [right_side.signature(command, text) for command, text in batch[:kept]]
+        left, right = self.sides
+        pending = self.hand.send(_signatures, (left.tool, batch[kept:]))
+        here = _pairs(left, right, batch[:kept])
         there, foreign = pending.result()
-        right_side.foreign |= foreign
-        return list(zip(left, right + there, strict=True))
+        left.foreign |= foreign[0]
+        right.foreign |= foreign[1]
+        return here + there
 
     def _keep(self, command: Command, pair: _Pair) -> None:
         """``command`` decided as ``pair``: a part, unless a shorter one decides alike."""

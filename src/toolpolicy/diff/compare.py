@@ -31,7 +31,7 @@ from ..engine.knobs import KnobState
 from ..engine.selection import ToolPolicy
 from .probes import Probe
 from .regions import LIMITED_SPECIAL
-from .twin import Here
+from .twin import Here, Sides
 
 __all__ = [
     "Change",
@@ -139,12 +139,16 @@ def decide(policy: ToolPolicy, probe: Probe) -> Outcome:
     return _decided(policy, probe.tool, probe.arguments, policy.knobs)
 
 
-def outcomes(
-    policy: ToolPolicy, calls: Sequence[tuple[str, Mapping[str, object] | str]]
-) -> list[Outcome]:
-    """The effective decisions of ``policy`` on ``calls`` (tool, arguments), in order."""
-    knobs = policy.knobs  # folded once, not for every call
-    return [_decided(policy, tool, arguments, knobs) for tool, arguments in calls]
+def _both(
+    sides: Sides, calls: Sequence[tuple[str, Mapping[str, object] | str]]
+) -> list[tuple[Outcome, Outcome]]:
+    """Both sides' effective decisions on ``calls``, each decided on the left, then on the
+    right (which finds a shell line read already)."""
+    (left, right), knobs = sides, (sides[0].knobs, sides[1].knobs)
+    return [
+        (_decided(left, tool, arguments, knobs[0]), _decided(right, tool, arguments, knobs[1]))
+        for tool, arguments in calls
+    ]
 
 
 def _decided(
@@ -184,17 +188,16 @@ def compare(
     hand: Here | None = None,
 ) -> DiffReport:
     """Decide every probe on both sides; ``labels`` name the sides in the report. ``hand``
-    holds ``right`` and decides its half (in a twin, at the same time as the left half here;
-    by default here, after it)."""
+    holds both sides and decides a share of the probes (in a twin, at the same time as the
+    rest here; by default here, after it)."""
     calls = [(probe.tool, probe.arguments) for probe in probes]
-    hand = hand or Here(right)
+    hand = hand or Here((left, right))
     kept = hand.kept(len(calls))
-    pending = hand.send(outcomes, calls[kept:])
-    mine = outcomes(left, calls)
-    theirs = outcomes(right, calls[:kept]) + pending.result()
+    pending = hand.send(_both, calls[kept:])
+    decided = _both((left, right), calls[:kept]) + pending.result()
     results = [
         ProbeResult(probe, a, b, change_of(a, b))
-        for probe, a, b in zip(probes, mine, theirs, strict=True)
+        for probe, (a, b) in zip(probes, decided, strict=True)
     ]
     regions = len({p.region for p in probes if p.region is not None})
     limited = next(

@@ -12,11 +12,11 @@ from .probes import generate_probes
 from .recorded import read_recorded_calls
 from .scratch import Workspace, find_escape_link, scratch_workspace
 from .sides import load_sides, parse_side
-from .twin import Here, right_hand
+from .twin import Here, second_hand
 
 __all__ = ["TWIN_RULES", "diff_hand", "run_diff"]
 
-TWIN_RULES = 200  # from this many rules on both sides together, a twin decides the right
+TWIN_RULES = 200  # from this many rules on both sides together, a twin decides a share
 
 
 def run_diff(
@@ -68,10 +68,10 @@ def run_diff(
 
 
 def diff_hand(left: ToolPolicy, right: ToolPolicy) -> Here:
-    """What decides the right side's half: a twin process, on a second core, for a large
+    """What decides a share of the work: a twin process, on a second core, for a large
     diff (:data:`TWIN_RULES`); this process for a small one."""
     rules = len(left.compiled.rules) + len(right.compiled.rules)
-    return right_hand(right, fork=rules >= TWIN_RULES)
+    return second_hand((left, right), fork=rules >= TWIN_RULES)
 
 
 @contextmanager

@@ -1,16 +1,17 @@
-"""The right side's half of a large diff, in a forked twin of this process.
+"""A share of a large diff's work, in a forked twin of this process.
 
-A diff decides the same calls on two sides that share nothing but the calls' text. Where the
-platform can fork and this process runs a single thread, :func:`right_hand` forks a *twin*:
-a copy of this process, holding the same right-side policy, that does the right side's half
-of a batch of work while this process does the left's; its answers come back pickled. On a
-second core the two halves run at once.
+A diff decides the same calls on two sides. Where the platform can fork and this process
+runs a single thread, :func:`second_hand` forks a *twin*: a copy of this process, holding
+the same two policies, that decides a share of a batch of calls on both sides while this
+process decides the rest; its answers come back pickled. On a second core the two shares
+run at once. Each process decides a call on both sides one after the other: the second side
+finds the line already read (``compile.commands`` keeps the lines it read), which the
+first read for both — splitting the work by side instead would read every line twice.
 
 Elsewhere (no ``fork``, several threads, a small diff), or when the twin fails, the same
-work runs here, after the left's half: :class:`Here` has the same interface and the report
-is the same either way (``tests/diff/test_twin.py`` checks both). Work is a module-level
-function of the right policy and a picklable payload, so the twin needs nothing it does not
-already hold.
+work runs here: :class:`Here` has the same interface and the report is the same either way
+(``tests/diff/test_twin.py`` checks both). Work is a module-level function of the two
+policies and a picklable payload, so the twin needs nothing it does not already hold.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from typing import BinaryIO, Generic, TypeVar
 
 from ..engine.selection import ToolPolicy
 
-__all__ = ["Here", "Pending", "Twin", "right_hand"]
+__all__ = ["Here", "Pending", "Sides", "Twin", "second_hand"]
 
 P = TypeVar("P")
 R = TypeVar("R")
-Work = Callable[[ToolPolicy, P], R]
+Sides = tuple[ToolPolicy, ToolPolicy]
+"""The left and the right policy of a diff."""
+Work = Callable[[Sides, P], R]
 
 
 class Pending(Generic[R]):
@@ -50,21 +53,22 @@ class Pending(Generic[R]):
 
 
 class Here:
-    """The right side's work, done in this process when asked for."""
+    """A share of the work, done in this process when asked for."""
 
     parallel = False
     """Whether the work runs beside this process's (a twin's does)."""
 
-    def __init__(self, policy: ToolPolicy) -> None:
-        self.policy = policy
+    def __init__(self, sides: Sides) -> None:
+        self.sides = sides
 
     def send(self, work: Work[P, R], payload: P) -> Pending[R]:
-        """``work(policy, payload)``, run when its result is asked for."""
-        return Pending(lambda: work(self.policy, payload))
+        """``work(sides, payload)``, run when its result is asked for."""
+        return Pending(lambda: work(self.sides, payload))
 
     def kept(self, count: int) -> int:
-        """How many of ``count`` items of the right side's half this process keeps (decides
-        itself, after its left half), so that both halves end together: none here."""
+        """How many of a batch of ``count`` items this process keeps (decides itself, on
+        both sides) before it sends the rest, so that both shares end together: none
+        here (the rest is decided here anyway, when its result is asked for)."""
         return 0
 
     def close(self) -> None:
@@ -80,19 +84,19 @@ class Here:
 
 
 class Twin(Here):
-    """The right side's work, done by a forked copy of this process."""
+    """A share of the work, done by a forked copy of this process."""
 
     parallel = True
-    KEPT = 0.2
-    """The share of a batch's right half this process keeps: the twin decides an item more
-    slowly (the batch and its answer pickled, the pages it touches first copied)."""
+    KEPT = 0.55
+    """The share of a batch this process keeps: the twin decides an item more slowly (the
+    batch and its answer pickled, the pages it touches first copied)."""
 
     def kept(self, count: int) -> int:
         """See :meth:`Here.kept`: :data:`KEPT` of ``count``."""
         return int(count * self.KEPT)
 
-    def __init__(self, policy: ToolPolicy) -> None:
-        super().__init__(policy)
+    def __init__(self, sides: Sides) -> None:
+        super().__init__(sides)
         twin_reads, parent_writes = os.pipe()
         parent_reads, twin_writes = os.pipe()
         sys.stdout.flush()
@@ -101,7 +105,7 @@ class Twin(Here):
         if pid == 0:  # the twin: serve until the pipe closes, never return
             os.close(parent_writes)
             os.close(parent_reads)
-            _serve(policy, twin_reads, twin_writes)
+            _serve(sides, twin_reads, twin_writes)
         os.close(twin_reads)
         os.close(twin_writes)
         self._pid: int | None = pid
@@ -110,7 +114,7 @@ class Twin(Here):
         self._busy = False  # one piece of work at a time: two could fill both pipes
 
     def send(self, work: Work[P, R], payload: P) -> Pending[R]:
-        """``work(policy, payload)`` in the twin; here if the twin is gone."""
+        """``work(sides, payload)`` in the twin; here if the twin is gone."""
         if self._pid is None or self._busy:
             return super().send(work, payload)
         try:
@@ -130,7 +134,7 @@ class Twin(Here):
         self._busy = False
         if not ok:  # the twin failed: the work is done here, and nothing more goes there
             self.close()
-            return work(self.policy, payload)
+            return work(self.sides, payload)
         result: R = value
         return result
 
@@ -147,14 +151,14 @@ class Twin(Here):
         os.waitpid(pid, 0)
 
 
-def right_hand(policy: ToolPolicy, *, fork: bool) -> Here:
-    """A :class:`Twin` for ``policy`` when ``fork`` is asked and possible, else :class:`Here`."""
+def second_hand(sides: Sides, *, fork: bool) -> Here:
+    """A :class:`Twin` for ``sides`` when ``fork`` is asked and possible, else :class:`Here`."""
     if fork and _can_fork():
         try:
-            return Twin(policy)
+            return Twin(sides)
         except OSError:
             pass
-    return Here(policy)
+    return Here(sides)
 
 
 def _can_fork() -> bool:
@@ -166,7 +170,7 @@ def _can_fork() -> bool:
     return threading is None or threading.active_count() == 1
 
 
-def _serve(policy: ToolPolicy, inbox: int, outbox: int) -> None:
+def _serve(sides: Sides, inbox: int, outbox: int) -> None:
     """The twin's loop: read work, do it, answer; exit when the pipe closes."""
     code = 0
     try:
@@ -178,7 +182,7 @@ def _serve(policy: ToolPolicy, inbox: int, outbox: int) -> None:
                 except EOFError:
                     break
                 try:
-                    answer = pickle.dumps((True, work(policy, payload)), pickle.HIGHEST_PROTOCOL)
+                    answer = pickle.dumps((True, work(sides, payload)), pickle.HIGHEST_PROTOCOL)
                 except Exception:  # the parent does the work itself
                     answer = pickle.dumps((False, None))
                 writer.write(_framed(answer))
