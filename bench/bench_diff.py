@@ -14,8 +14,9 @@ allow. The right policy flips the behavior of every 100th rule and of the comman
 three after it, so the diff has real differences to find, among paths and commands. A run
 is what ``toolpolicy diff LEFT RIGHT --format json`` does (minus process start-up), timed
 in phases: load (read, validate, compile both sides), regions (the symbolic search of both
-sides' rules, plus the physical probes), decide (every witness and
-probe on both sides, in a scratch workspace) and render. Then the same diff as a process
+sides' rules, plus the physical probes; with a twin, the file tools' probes are decided
+meanwhile), decide (every other witness and probe on both sides, in a scratch workspace)
+and render. Then the same diff as a process
 (``python -m toolpolicy diff ...``, start-up included), and the everyday comparisons in
 process. Prints medians; exits 1 when a median is over its target.
 """
@@ -32,7 +33,7 @@ import tempfile
 import time
 
 from toolpolicy.diff import generate_probes, parse_side, render_json, run_diff
-from toolpolicy.diff.compare import compare
+from toolpolicy.diff.compare import Ahead, compare
 from toolpolicy.diff.run import diff_hand
 from toolpolicy.diff.scratch import scratch_workspace
 from toolpolicy.diff.sides import load_sides
@@ -81,12 +82,13 @@ def one_run(left: str, right: str) -> tuple[dict[str, float], str]:
         times["load"] = clock() - start
         with diff_hand(left_policy, right_policy) as hand:  # as run_diff does
             start = clock()
+            ahead = Ahead(hand)
             probes = generate_probes(
-                left_policy, right_policy, escape_link=ws.escape_link, hand=hand
+                left_policy, right_policy, escape_link=ws.escape_link, hand=hand, early=ahead.start
             )
             times["regions"] = clock() - start
             start = clock()
-            report = compare(left_policy, right_policy, probes, hand=hand)
+            report = compare(left_policy, right_policy, probes, hand=hand, ahead=ahead)
             times["decide"] = clock() - start
     with gc_paused():  # as the CLI writes it out (``cli/diff_cmd.py``)
         start = clock()

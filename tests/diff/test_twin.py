@@ -12,19 +12,24 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from toolpolicy.diff import generate_probes, render_json
-from toolpolicy.diff.compare import compare
+from toolpolicy.diff.compare import Ahead, compare
 from toolpolicy.diff.run import TWIN_RULES
 from toolpolicy.diff.scratch import scratch_workspace
 from toolpolicy.diff.sides import load_sides, parse_side
-from toolpolicy.diff.twin import Here, Sides, Twin, second_hand
+from toolpolicy.diff.twin import Here, Pending, Sides, Twin, Work, second_hand
 
 from .test_completeness import _write
+
+P = TypeVar("P")
+R = TypeVar("R")
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
 
@@ -89,9 +94,39 @@ def _report(left: str, right: str, root: str, fork: bool) -> tuple[str, int | No
     sides = load_sides(parse_side(left), parse_side(right), root)
     with second_hand(sides, fork=fork) as hand:
         pid = _pid_of(hand)
-        probes = generate_probes(*sides, escape_link="link", hand=hand)
-        report = compare(*sides, probes, hand=hand)
+        ahead = Ahead(hand)  # as run_diff does: the file tools' probes decided meanwhile
+        probes = generate_probes(*sides, escape_link="link", hand=hand, early=ahead.start)
+        report = compare(*sides, probes, hand=hand, ahead=ahead)
     return render_json(report), pid
+
+
+class _Partly(Here):
+    """Work ahead of which only the first ``done`` chunks were done when asked for."""
+
+    def __init__(self, sides: Sides, done: int) -> None:
+        super().__init__(sides)
+        self.done = done
+        self.chunks = 0
+
+    def ahead(self, work: Work[P, R], chunks: Sequence[P]) -> Pending[list[R]]:
+        self.chunks = len(chunks)
+        return Pending(lambda: [work(self.sides, chunk) for chunk in chunks[: self.done]])
+
+
+def test_the_report_is_the_same_however_much_was_decided_ahead(tmp_path: Path) -> None:
+    left = _write(tmp_path / "left.yaml", _rules(40, flip=False))
+    right = _write(tmp_path / "right.yaml", _rules(40, flip=True))
+    reports = []
+    with scratch_workspace() as ws:
+        sides = load_sides(parse_side(left), parse_side(right), ws.root)
+        whole = render_json(compare(*sides, generate_probes(*sides, escape_link="link")))
+        for done in (0, 1, 2, 10**6):
+            hand = _Partly(sides, done)
+            ahead = Ahead(hand)
+            probes = generate_probes(*sides, escape_link="link", hand=hand, early=ahead.start)
+            reports.append(render_json(compare(*sides, probes, hand=hand, ahead=ahead)))
+            assert hand.chunks > 2  # the file tools' probes were handed over, in chunks
+    assert reports == [whole] * 4
 
 
 def test_the_twin_gives_the_report_one_process_gives(tmp_path: Path) -> None:
@@ -126,6 +161,49 @@ def test_work_the_twin_fails_is_done_here_and_the_twin_ends(tmp_path: Path) -> N
         assert _pid_of(hand) is None
         assert not _alive(pid)
         assert hand.send(_child_pid, 0).result() == os.getpid()
+
+
+def _slow_square(sides: Sides, payload: int) -> int:
+    time.sleep(0.05)
+    return payload * payload
+
+
+def _fails_on_three(sides: Sides, payload: int) -> int:
+    if payload == 3:
+        raise RuntimeError("three")
+    return payload
+
+
+def test_work_ahead_yields_to_work_sent_later_and_stops_when_collected(tmp_path: Path) -> None:
+    with _p03_twin() as (hand, pid):
+        start = time.perf_counter()
+        pending = hand.ahead(_slow_square, list(range(40)))  # 2 s of work ahead
+        assert hand.ahead(_slow_square, [1]).result() == []  # one at a time: none here
+        assert hand.send(_child_pid, 0).result() == pid  # answered between two chunks
+        assert time.perf_counter() - start < 1.0
+        time.sleep(0.3)
+        done = pending.result()
+        assert 1 <= len(done) < 40
+        assert done == [i * i for i in range(len(done))]  # the first chunks, in order
+        assert time.perf_counter() - start < 1.5  # collecting stopped the work ahead
+        assert hand.send(_child_pid, 1).result() == pid + 1  # the twin serves on
+
+
+def test_work_ahead_stops_at_a_failing_chunk(tmp_path: Path) -> None:
+    with _p03_twin() as (hand, pid):
+        pending = hand.ahead(_fails_on_three, list(range(10)))
+        time.sleep(0.2)
+        assert pending.result() == [0, 1, 2]  # what came before it; the rest is the caller's
+        assert _pid_of(hand) == pid and _alive(pid)
+
+
+def test_work_ahead_of_a_dead_twin_is_none(tmp_path: Path) -> None:
+    with _p03_twin() as (hand, pid):
+        pending = hand.ahead(_slow_square, list(range(40)))
+        os.kill(pid, signal.SIGKILL)
+        assert pending.result() == []
+        assert _pid_of(hand) is None
+        assert hand.ahead(_slow_square, [2]).result() == []  # here, nothing is done ahead
 
 
 def test_a_twin_killed_midway_costs_only_time(tmp_path: Path) -> None:

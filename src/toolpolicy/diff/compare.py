@@ -31,9 +31,10 @@ from ..engine.knobs import KnobState
 from ..engine.selection import ToolPolicy
 from .probes import Probe
 from .regions import LIMITED_SPECIAL
-from .twin import Here, Sides
+from .twin import Here, Pending, Sides
 
 __all__ = [
+    "Ahead",
     "Change",
     "DiffReport",
     "Outcome",
@@ -82,6 +83,38 @@ class Outcome:
             "reason": self.reason,
             "sandbox": None if self.sandbox is None else self.sandbox.value,
         }
+
+    def __reduce__(self) -> tuple[object, tuple[int, str, str, str | None]]:
+        """Pickled as plain values (a twin sends thousands; an enum member would be
+        unpickled by a call to its class, and a frozen dataclass field by field)."""
+        sandbox = None if self.sandbox is None else self.sandbox.value
+        return _outcome, (self.behavior.value, self.source, self.reason, sandbox)
+
+
+_BEHAVIORS = {behavior.value: behavior for behavior in Behavior}
+_SANDBOXES = {mode.value: mode for mode in SandboxMode}
+
+
+def _outcome(behavior: int, source: str, reason: str, sandbox: str | None) -> Outcome:
+    """The :class:`Outcome` of :meth:`Outcome.__reduce__`'s values."""
+    mode = None if sandbox is None else _SANDBOXES[sandbox]
+    return Outcome(_BEHAVIORS[behavior], source, reason, mode)
+
+
+_MADE: dict[tuple[Behavior, str, str, SandboxMode | None], Outcome] = {}
+"""The outcomes made so far, one object each (a diff of 1,000 rules makes a few thousand,
+each many times): a twin's answer then pickles each once, and refers to it after."""
+_MAX_MADE = 65_536
+
+
+def _made(behavior: Behavior, source: str, reason: str, sandbox: SandboxMode | None) -> Outcome:
+    key = (behavior, source, reason, sandbox)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) >= _MAX_MADE:
+            _MADE.clear()
+        found = _MADE[key] = Outcome(behavior, source, reason, sandbox)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +190,10 @@ def _decided(
     try:
         request = policy.request(tool, arguments)
     except CallRejected as exc:
-        return Outcome(Behavior.DENY, exc.code, exc.content, None)
+        return _made(Behavior.DENY, exc.code, exc.content, None)
     decision = policy.engine.evaluate(request, knobs).effective
     runs_sandboxed = request.effect is Effect.EXECUTE and decision.behavior is not Behavior.DENY
-    return Outcome(
+    return _made(
         decision.behavior,
         decision.source,
         decision.reason,
@@ -179,6 +212,38 @@ def change_of(left: Outcome, right: Outcome) -> Change:
     return Change.NONE
 
 
+class Ahead:
+    """Probes decided on both sides ahead of :func:`compare` (by a twin, while this process
+    searches the command lines): :meth:`start` them, ``compare`` takes the decisions made
+    so far and decides the rest itself."""
+
+    CHUNK = 64
+    """Calls the twin decides ahead between two looks for work that goes first."""
+
+    def __init__(self, hand: Here) -> None:
+        self._hand = hand
+        self._probes: list[Probe] = []
+        self._pending: Pending[list[list[tuple[Outcome, Outcome]]]] | None = None
+
+    def start(self, probes: Sequence[Probe]) -> None:
+        """Have ``probes`` decided ahead (once: a later start is ignored)."""
+        if self._pending is not None:
+            return
+        calls = [(probe.tool, probe.arguments) for probe in probes]
+        chunks = [calls[i : i + self.CHUNK] for i in range(0, len(calls), self.CHUNK)]
+        self._probes = list(probes)
+        self._pending = self._hand.ahead(_both, chunks)
+
+    def decided(self) -> dict[int, tuple[Outcome, Outcome]]:
+        """Both sides' decisions of the probes decided so far (which ends the work ahead),
+        by the probe's ``id``; the others are for :func:`compare` to decide."""
+        if self._pending is None:
+            return {}
+        pairs = [pair for chunk in self._pending.result() for pair in chunk]
+        # the work ahead may have stopped early: its pairs are the first probes'
+        return {id(probe): pair for probe, pair in zip(self._probes, pairs, strict=False)}
+
+
 def compare(
     left: ToolPolicy,
     right: ToolPolicy,
@@ -186,18 +251,24 @@ def compare(
     *,
     labels: tuple[str, str] = ("left", "right"),
     hand: Here | None = None,
+    ahead: Ahead | None = None,
 ) -> DiffReport:
     """Decide every probe on both sides; ``labels`` name the sides in the report. ``hand``
     holds both sides and decides a share of the probes (in a twin, at the same time as the
-    rest here; by default here, after it)."""
-    calls = [(probe.tool, probe.arguments) for probe in probes]
+    rest here; by default here, after it); ``ahead`` holds the decisions of probes started
+    earlier."""
+    decided = ahead.decided() if ahead is not None else {}
+    todo = [probe for probe in probes if id(probe) not in decided]
+    calls = [(probe.tool, probe.arguments) for probe in todo]
     hand = hand or Here((left, right))
     kept = hand.kept(len(calls))
     pending = hand.send(_both, calls[kept:])
-    decided = _both((left, right), calls[:kept]) + pending.result()
+    pairs = _both((left, right), calls[:kept]) + pending.result()
+    decided.update(zip(map(id, todo), pairs, strict=True))
     results = [
         ProbeResult(probe, a, b, change_of(a, b))
-        for probe, (a, b) in zip(probes, decided, strict=True)
+        for probe in probes
+        for a, b in (decided[id(probe)],)
     ]
     regions = len({p.region for p in probes if p.region is not None})
     limited = next(

@@ -17,7 +17,7 @@ Probes are deduplicated by tool and canonical arguments, first origin kept.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..core.vocabulary import Effect, SandboxMode
@@ -99,30 +99,49 @@ def generate_probes(
     escape_link: str | None = None,
     recorded: Iterable[Probe] = (),
     hand: Here | None = None,
+    early: Callable[[Sequence[Probe]], None] | None = None,
 ) -> tuple[Probe, ...]:
     """The region probes, the physical probes, then the ``recorded`` calls.
 
     ``escape_link`` names a top-level symlink of the workspace that leads outside it; the
     symlink-escape probe writes through it. ``hand`` decides large batches on the right side
-    (see :func:`~toolpolicy.diff.command_regions.command_regions`).
+    (see :func:`~toolpolicy.diff.command_regions.command_regions`). ``early`` is given the
+    probes of every region found before the command lines are searched (the same probe
+    objects the result holds), so that they can be decided meanwhile.
     """
     definitions = _definitions(left, right)
     by_name = {d.name: d for d in definitions}
     probes: dict[tuple[str, str], Probe] = {}
+    made: dict[int, list[Probe]] = {}  # each region's probes, by the region's id
 
-    def add(probe: Probe) -> None:
-        probes.setdefault(probe.key, probe)
-
-    for region in argument_regions(left, right, definitions, hand):
+    def of(region: Region) -> list[Probe]:
+        found = made.get(id(region))
+        if found is not None:
+            return found
         d = by_name[region.tool]
         value = {} if region.argument is None else {region.argument: region.value}
         path = value.get(d.path_argument) if d.path_argument is not None else None
         command = value.get(_COMMAND_FIELD)
-        add(Probe(d.name, arguments_for(d, path=path, command=command), "region", region))
+        out = [Probe(d.name, arguments_for(d, path=path, command=command), "region", region)]
         if _ESCALATION_FIELD in d.arguments.names:
             for mode in SandboxMode:
                 arguments = arguments_for(d, path=path, command=command, escalation=mode)
-                add(Probe(d.name, arguments, f"region, escalation to {mode.value}", region))
+                out.append(Probe(d.name, arguments, f"region, escalation to {mode.value}", region))
+        return out
+
+    def found_early(regions: Sequence[Region]) -> None:
+        assert early is not None
+        for region in regions:
+            made[id(region)] = of(region)
+        early([probe for region in regions for probe in made[id(region)]])
+
+    def add(probe: Probe) -> None:
+        probes.setdefault(probe.key, probe)
+
+    regions = argument_regions(left, right, definitions, hand, found_early if early else None)
+    for region in regions:
+        for probe in of(region):
+            add(probe)
     boundary = list(BOUNDARY_PATHS)
     if escape_link is not None:
         boundary.insert(2, (f"{escape_link}/escape.txt", "boundary: symlink escape"))

@@ -133,10 +133,13 @@ def argument_regions(
     right: ToolPolicy,
     definitions: Sequence[ToolDefinition],
     hand: Here | None = None,
+    early: Callable[[Sequence[Region]], None] | None = None,
 ) -> tuple[Region, ...]:
     """Every region of every tool in ``definitions``, in tool order (``hand``: see
-    :func:`~toolpolicy.diff.command_regions.command_regions`). Raises
-    :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather than answer incompletely."""
+    :func:`~toolpolicy.diff.command_regions.command_regions`). The command lines are
+    searched last: ``early`` is given every other tool's regions before (what can be
+    decided meanwhile). Raises :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather
+    than answer incompletely."""
     both = set(left.engine.protected.entries) & set(right.engine.protected.entries)
     protected = tuple(
         dict.fromkeys((*left.engine.protected.entries, *right.engine.protected.entries))
@@ -147,15 +150,19 @@ def argument_regions(
     home = os.path.expanduser("~")  # as the engine reads it when it decides
     describer = _Describer(_WitnessMatcher(left.workspace, home))
     paths: _PathSearch | None = None
-    found: list[Region] = []
+    found: dict[int, list[Region]] = {}
     cache: dict[Hashable, list[_Found]] = {}
     everything = ({r.order: r for r in _all(left)}, {r.order: r for r in _all(right)})
-    for d in definitions:
+    searched = [_searches_commands(d) for d in definitions]
+    for index in sorted(range(len(definitions)), key=searched.__getitem__):
+        d = definitions[index]
+        if searched[index] and early is not None:
+            early([region for regions in found.values() for region in regions])
+            early = None
         rules = (_applicable(left, d), _applicable(right, d))
         orders = (tuple(r.order for r in rules[0]), tuple(r.order for r in rules[1]))
         argument: str | None
-        commands = d.effect is Effect.EXECUTE and _COMMAND_FIELD in d.arguments.names
-        if (d.path_argument is not None or commands) and paths is None:
+        if (d.path_argument is not None or searched[index]) and paths is None:
             rules_of = (_all(left), _all(right))
             paths = _PathSearch(rules_of, protected, shared, left.workspace, home, hand)
         if d.path_argument is not None:
@@ -165,7 +172,7 @@ def argument_regions(
             key: Hashable = ("path", orders, write)
             if key not in cache:
                 cache[key] = paths.regions(rules, write)
-        elif commands:
+        elif searched[index]:
             assert paths is not None
             argument = _COMMAND_FIELD
             key = ("command", orders)
@@ -187,13 +194,23 @@ def argument_regions(
             plain = (_plain(rules[0]), _plain(rules[1]))
             cache[key] = [_Found(None, None, _order(plain[0], ()), _order(plain[1], ()), None)]
         # Ordinary regions first, then the root, protected paths, the empty line.
-        for item in sorted(cache[key], key=lambda item: item.special is not None):
-            refs = [
-                describer.ref(source, side, item)
-                for side, source in zip(everything, (item.left, item.right), strict=True)
-            ]
-            found.append(Region(d.name, argument, item.value, refs[0], refs[1], item.special))
-    return tuple(found)
+        found[index] = [
+            Region(
+                d.name,
+                argument,
+                item.value,
+                describer.ref(item.left, everything[0], item),
+                describer.ref(item.right, everything[1], item),
+                item.special,
+            )
+            for item in sorted(cache[key], key=lambda item: item.special is not None)
+        ]
+    return tuple(region for index in range(len(definitions)) for region in found[index])
+
+
+def _searches_commands(d: ToolDefinition) -> bool:
+    """Whether ``d``'s regions are the command lines' (a search of their own)."""
+    return d.effect is Effect.EXECUTE and _COMMAND_FIELD in d.arguments.names
 
 
 def _file_witnesses(

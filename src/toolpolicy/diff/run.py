@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ..engine.selection import ToolPolicy, gc_paused
-from .compare import DiffReport, compare
+from .compare import Ahead, DiffReport, compare
 from .probes import generate_probes
 from .recorded import read_recorded_calls
 from .scratch import Workspace, find_escape_link, scratch_workspace
@@ -43,12 +43,15 @@ def run_diff(
     with gc_paused(), _workspace(workspace) as ws:
         left_policy, right_policy = load_sides(left_side, right_side, ws.root)
         with diff_hand(left_policy, right_policy) as hand:
+            # The file tools' probes are decided while the command lines are searched.
+            ahead = Ahead(hand)
             probes = generate_probes(
                 left_policy,
                 right_policy,
                 escape_link=ws.escape_link,
                 recorded=recorded.probes if recorded is not None else (),
                 hand=hand,
+                early=ahead.start,
             )
             report = compare(
                 left_policy,
@@ -56,6 +59,7 @@ def run_diff(
                 probes,
                 labels=(left_side.label, right_side.label),
                 hand=hand,
+                ahead=ahead,
             )
     if recorded is None:
         return report

@@ -8,6 +8,11 @@ run at once. Each process decides a call on both sides one after the other: the 
 finds the line already read (``compile.commands`` keeps the lines it read), which the
 first read for both — splitting the work by side instead would read every line twice.
 
+Work sent *ahead* (:meth:`Here.ahead`) is done by the twin, a chunk at a time, between the
+pieces of work sent meanwhile, which go first: it fills the time the twin would wait while
+this process searches alone. Asked for, it stops and gives the chunks done so far; the rest
+is for the caller to share out again.
+
 Elsewhere (no ``fork``, several threads, a small diff), or when the twin fails, the same
 work runs here: :class:`Here` has the same interface and the report is the same either way
 (``tests/diff/test_twin.py`` checks both). Work is a module-level function of the two
@@ -19,11 +24,12 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import select
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import BinaryIO, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from ..engine.selection import ToolPolicy
 
@@ -65,6 +71,12 @@ class Here:
         """``work(sides, payload)``, run when its result is asked for."""
         return Pending(lambda: work(self.sides, payload))
 
+    def ahead(self, work: Work[P, R], chunks: Sequence[P]) -> Pending[list[R]]:
+        """``work(sides, chunk)`` of the first chunks, in order, that were done by the time
+        the result is asked for (in a twin: meanwhile, after any work sent later); here,
+        none: the caller decides every chunk when it shares out the rest."""
+        return Pending(list)
+
     def kept(self, count: int) -> int:
         """How many of a batch of ``count`` items this process keeps (decides itself, on
         both sides) before it sends the rest, so that both shares end together: none
@@ -81,6 +93,11 @@ class Here:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+_WORK, _AHEAD, _COLLECT = "work", "ahead", "collect"
+"""What the twin is sent: work to answer now; work ahead (no answer); the request for the
+work ahead's results so far (which ends it)."""
 
 
 class Twin(Here):
@@ -109,32 +126,58 @@ class Twin(Here):
         os.close(twin_reads)
         os.close(twin_writes)
         self._pid: int | None = pid
-        self._reader = os.fdopen(parent_reads, "rb")
-        self._writer = os.fdopen(parent_writes, "wb")
-        self._busy = False  # one piece of work at a time: two could fill both pipes
+        self._inbox = parent_reads
+        self._outbox = parent_writes
+        # One answer awaited at a time: a second piece of work in flight could fill both
+        # pipes. Work ahead awaits no answer until it is collected.
+        self._busy = False
+        self._ahead = False
 
     def send(self, work: Work[P, R], payload: P) -> Pending[R]:
         """``work(sides, payload)`` in the twin; here if the twin is gone."""
-        if self._pid is None or self._busy:
-            return super().send(work, payload)
-        try:
-            self._writer.write(_framed(pickle.dumps((work, payload), pickle.HIGHEST_PROTOCOL)))
-            self._writer.flush()
-        except OSError:
-            self.close()
+        if self._pid is None or self._busy or not self._post((_WORK, work, payload)):
             return super().send(work, payload)
         self._busy = True
-        return Pending(lambda: self._answer(work, payload))
+        return Pending(lambda: self._answer(lambda: work(self.sides, payload)))
 
-    def _answer(self, work: Work[P, R], payload: P) -> R:
+    def ahead(self, work: Work[P, R], chunks: Sequence[P]) -> Pending[list[R]]:
+        """See :meth:`Here.ahead`: in the twin, one chunk at a time, each once the work
+        sent before it is answered; none if the twin is gone or has work ahead already."""
+        if (
+            self._pid is None
+            or self._busy
+            or self._ahead
+            or not self._post((_AHEAD, work, list(chunks)))
+        ):
+            return super().ahead(work, chunks)
+        self._ahead = True
+        return Pending(self._collect)
+
+    def _collect(self) -> list[R]:
+        self._ahead = False
+        if self._pid is None or self._busy or not self._post((_COLLECT, None, None)):
+            return []
+        self._busy = True
+        return self._answer(list)
+
+    def _post(self, message: tuple[str, object, object]) -> bool:
+        """Send ``message``; ``False`` (and the twin ended) if it cannot be."""
         try:
-            ok, value = pickle.loads(_unframed(self._reader))
+            _send_all(self._outbox, pickle.dumps(message, pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            self.close()
+            return False
+        return True
+
+    def _answer(self, here: Callable[[], R]) -> R:
+        try:
+            ok, value = pickle.loads(_received(self._inbox))
         except (OSError, EOFError, pickle.UnpicklingError):
             ok, value = False, None
         self._busy = False
         if not ok:  # the twin failed: the work is done here, and nothing more goes there
             self.close()
-            return work(self.sides, payload)
+            return here()
         result: R = value
         return result
 
@@ -143,11 +186,11 @@ class Twin(Here):
         if self._pid is None:
             return
         pid, self._pid = self._pid, None
-        if self._busy:  # left mid-work (an error here): its answer is not wanted
+        if self._busy or self._ahead:  # left mid-work (an error here): no answer is wanted
             os.kill(pid, signal.SIGKILL)
-        for stream in (self._writer, self._reader):
+        for fd in (self._outbox, self._inbox):
             with contextlib.suppress(OSError):
-                stream.close()
+                os.close(fd)
         os.waitpid(pid, 0)
 
 
@@ -170,39 +213,86 @@ def _can_fork() -> bool:
     return threading is None or threading.active_count() == 1
 
 
+class _Ahead:
+    """The twin's work ahead: its chunks, done one at a time, and their results."""
+
+    def __init__(self, work: Work[object, object], chunks: list[object]) -> None:
+        self.work = work
+        self.chunks = chunks
+        self.results: list[object] = []
+        self.failed = False
+
+    @property
+    def left(self) -> bool:
+        """Whether a chunk is still to do."""
+        return not self.failed and len(self.results) < len(self.chunks)
+
+    def step(self, sides: Sides) -> None:
+        """Do the next chunk (a failure stops the work: the parent does the rest)."""
+        try:
+            self.results.append(self.work(sides, self.chunks[len(self.results)]))
+        except Exception:
+            self.failed = True
+
+
 def _serve(sides: Sides, inbox: int, outbox: int) -> None:
-    """The twin's loop: read work, do it, answer; exit when the pipe closes."""
+    """The twin's loop: read work, do it, answer; between two messages, a chunk of the work
+    ahead; exit when the pipe closes."""
     code = 0
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-        with os.fdopen(inbox, "rb") as reader, os.fdopen(outbox, "wb") as writer:
-            while True:
-                try:
-                    work, payload = pickle.loads(_unframed(reader))
-                except EOFError:
-                    break
-                try:
-                    answer = pickle.dumps((True, work(sides, payload)), pickle.HIGHEST_PROTOCOL)
-                except Exception:  # the parent does the work itself
-                    answer = pickle.dumps((False, None))
-                writer.write(_framed(answer))
-                writer.flush()
+        ahead: _Ahead | None = None
+        while True:
+            if ahead is not None and ahead.left and not _waiting(inbox):
+                ahead.step(sides)
+                continue
+            try:
+                kind, work, payload = pickle.loads(_received(inbox))
+            except EOFError:
+                break
+            if kind == _AHEAD:
+                ahead = _Ahead(work, payload)
+                continue
+            try:
+                if kind == _COLLECT:  # what is done so far; the rest is the parent's
+                    value = ahead.results if ahead is not None else []
+                    ahead = None
+                else:
+                    value = work(sides, payload)
+                answer = pickle.dumps((True, value), pickle.HIGHEST_PROTOCOL)
+            except Exception:  # the parent does the work itself
+                answer = pickle.dumps((False, None))
+            _send_all(outbox, answer)
     except BaseException:
         code = 1
     finally:
         os._exit(code)  # no exit handlers: the parent's temporary files are the parent's
 
 
-def _framed(data: bytes) -> bytes:
-    return len(data).to_bytes(8, "big") + data
+def _waiting(fd: int) -> bool:
+    """Whether a message (or the pipe's end) waits on ``fd``."""
+    return bool(select.select([fd], [], [], 0)[0])
 
 
-def _unframed(reader: BinaryIO) -> bytes:
-    header = reader.read(8)
-    if len(header) < 8:
-        raise EOFError
-    size = int.from_bytes(header, "big")
-    data = reader.read(size)
-    if len(data) < size:
-        raise EOFError
-    return data
+def _send_all(fd: int, data: bytes) -> None:
+    """``data``, framed by its length, written whole to ``fd``."""
+    view = memoryview(len(data).to_bytes(8, "big") + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _received(fd: int) -> bytes:
+    """The next framed message on ``fd``; ``EOFError`` at the pipe's end."""
+    size = int.from_bytes(_exactly(fd, 8), "big")
+    return _exactly(fd, size)
+
+
+def _exactly(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
