@@ -104,7 +104,7 @@ def generate_probes(
     """The region probes, the physical probes, then the ``recorded`` calls.
 
     ``escape_link`` names a top-level symlink of the workspace that leads outside it; the
-    symlink-escape probe writes through it. ``hand`` decides large batches on the right side
+    symlink-escape probe writes through it. ``hand`` decides a share of each large batch
     (see :func:`~toolpolicy.diff.command_regions.command_regions`). ``early`` is given the
     probes of every region found before the command lines are searched (the same probe
     objects the result holds), so that they can be decided meanwhile.
