@@ -192,3 +192,22 @@ def test_the_gate_reads_the_knobs_of_each_call_past_the_engine_memo(ws: Workspac
     )
     gate.knobs.set_sandbox("read-only")
     assert gate.decide(request).decision.reason == "The read-only sandbox does not allow writes"
+
+
+def test_a_request_runs_in_its_own_selections_workspace_under_the_call_id_asked(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    """The context a selection gives its requests by default is made once per selection:
+    another workspace, other knobs or another call id never get it."""
+    other = tmp_path / "other"
+    other.mkdir()
+    first, second = load(workspace=ws.root), load(workspace=other)
+    asked = first.request("read_file", {"path": "a.txt"})
+    assert asked.context == (first.workspace, "check", *asked.context[2:])
+    assert first.request("read_file", {"path": "b.txt"}).context is asked.context
+    assert second.request("read_file", {"path": "a.txt"}).context.workspace == second.workspace
+    assert second.workspace != first.workspace
+    named = first.request("read_file", {"path": "a.txt"}, call_id="call-7")
+    assert (named.context.workspace, named.call_id) == (first.workspace, "call-7")
+    reknobbed = first.with_knobs(sandbox="read-only").request("read_file", {"path": "a.txt"})
+    assert reknobbed.context == asked.context and reknobbed.context is not asked.context

@@ -55,6 +55,8 @@ __all__ = [
 ]
 
 PathLike = str | os.PathLike[str]
+_CHECK = "check"
+"""The call id of a request asked for without one."""
 
 
 class ToolPolicy:
@@ -67,6 +69,7 @@ class ToolPolicy:
     """
 
     __slots__ = (
+        "_context",
         "_lanes",
         "_memo",
         "compiled",
@@ -87,6 +90,7 @@ class ToolPolicy:
     tools: ToolSnapshot
     _memo: dict[object, Decision]
     _lanes: dict[str, Lane]
+    _context: ToolContext
 
     def __init__(
         self,
@@ -108,6 +112,7 @@ class ToolPolicy:
             ("tools", tools),
             ("_memo", {}),
             ("_lanes", {}),
+            ("_context", ToolContext(workspace, _CHECK)),  # every request's by default
         ):
             object.__setattr__(self, name, value)
 
@@ -151,7 +156,7 @@ class ToolPolicy:
         )
 
     def request(
-        self, tool: str, arguments: Mapping[str, object] | str | None = None, call_id: str = "check"
+        self, tool: str, arguments: Mapping[str, object] | str | None = None, call_id: str = _CHECK
     ) -> PermissionRequest:
         """A permission request for a call; ``CallRejected`` when preparation fails."""
         prepared = self.tools.prepare(
@@ -161,7 +166,9 @@ class ToolPolicy:
             raise CallRejected(
                 prepared.error.error_code or "invalid_arguments", prepared.error.content
             )
-        return PermissionRequest(prepared, ToolContext(self.workspace, call_id))
+        # The context is a value: one made per selection serves every default call id.
+        context = self._context if call_id == _CHECK else ToolContext(self.workspace, call_id)
+        return PermissionRequest(prepared, context)
 
     def evaluate(
         self,
