@@ -5,13 +5,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["DATA", "INVALID", "VALID", "expected_problems"]
+__all__ = ["DATA", "INVALID", "VALID", "document_text", "expected_problems"]
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 VALID = sorted((DATA / "valid").glob("*.yaml"))
 INVALID = sorted((DATA / "invalid").glob("*.yaml"))
 
 _EXPECT = re.compile(r"^# expect: (?P<code>[a-z-]+) (?P<line>\d+):(?P<column>\d+)$", re.MULTILINE)
+
+
+def document_text(path: Path) -> str:
+    """A corpus document's text as a loader reads it: UTF-8, a leading BOM dropped."""
+    return path.read_bytes().decode("utf-8").removeprefix("\ufeff")
 
 
 def expected_problems(path: Path) -> list[tuple[str, int, int]]:

@@ -16,7 +16,7 @@ from toolpolicy.language.models import validate_document
 from toolpolicy.language.schema import schema_problems
 from toolpolicy.language.yamltree import ParsedTree, parse_yaml
 
-from .corpus import INVALID, VALID
+from .corpus import INVALID, VALID, document_text
 
 
 def _schema_accepts(value: object) -> bool:
@@ -32,8 +32,7 @@ def _models_accept(value: object) -> bool:
 
 
 def _tree(path: Path) -> object:
-    text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
-    tree, _ = parse_yaml(text, path.name)
+    tree, _ = parse_yaml(document_text(path), path.name)
     return None if tree is None else tree.value
 
 

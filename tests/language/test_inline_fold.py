@@ -9,6 +9,7 @@ handed over around each ``feed``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from toolpolicy.language import yamltree
 from toolpolicy.language.yamltree import _Builder, _Stop
 
-from .corpus import INVALID, VALID
+from .corpus import INVALID, VALID, document_text
 from .yaml_values import TEXTS, VALUES
 
 _BOUNDS = st.tuples(st.integers(1, 40), st.integers(1, 8), st.integers(1, 50))
@@ -97,8 +98,8 @@ def test_run_folds_any_text_as_feed_does(text: str) -> None:
 
 
 @pytest.mark.parametrize("path", VALID + INVALID, ids=lambda p: p.name)
-def test_run_folds_every_corpus_document_as_feed_does(path: Any) -> None:
-    _assert_same(path.read_bytes().decode("utf-8").removeprefix("\ufeff"))
+def test_run_folds_every_corpus_document_as_feed_does(path: Path) -> None:
+    _assert_same(document_text(path))
 
 
 def test_the_bounds_are_crossed_inline() -> None:

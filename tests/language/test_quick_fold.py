@@ -8,6 +8,7 @@ tree it returns must read exactly as the deep fold's: value, every table, proble
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import MappingProxyType
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from toolpolicy.language.yamltree import ParsedTree, _parse_deep, parse_yaml
 
-from .corpus import INVALID, VALID
+from .corpus import INVALID, VALID, document_text
 from .yaml_values import TEXTS, VALUES
 
 
@@ -55,8 +56,8 @@ def test_any_text_reads_the_same_as_the_deep_fold(text: str) -> None:
 
 
 @pytest.mark.parametrize("path", VALID + INVALID, ids=lambda p: p.name)
-def test_every_corpus_document_reads_the_same_as_the_deep_fold(path: object) -> None:
-    _same_as_the_deep_fold(path.read_bytes().decode("utf-8").removeprefix("\ufeff"))  # type: ignore[attr-defined]
+def test_every_corpus_document_reads_the_same_as_the_deep_fold(path: Path) -> None:
+    _same_as_the_deep_fold(document_text(path))
 
 
 def test_a_problem_free_document_folds_again_only_for_a_deep_position() -> None:

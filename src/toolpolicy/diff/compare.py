@@ -177,9 +177,10 @@ def _both(
 ) -> list[tuple[Outcome, Outcome]]:
     """Both sides' effective decisions on ``calls``, each decided on the left, then on the
     right (which finds a shell line read already)."""
-    (left, right), knobs = sides, (sides[0].knobs, sides[1].knobs)
+    left, right = sides
+    left_knobs, right_knobs = left.knobs, right.knobs  # folded once, not for every call
     return [
-        (_decided(left, tool, arguments, knobs[0]), _decided(right, tool, arguments, knobs[1]))
+        (_decided(left, tool, arguments, left_knobs), _decided(right, tool, arguments, right_knobs))
         for tool, arguments in calls
     ]
 
