@@ -15,24 +15,26 @@ from hypothesis import strategies as st
 from toolpolicy.diff import automaton, regions
 from toolpolicy.diff.regions import _PathSearch
 from toolpolicy.diff.sides import load_sides, parse_side
-from toolpolicy.diff.twin import Here, Pending
+from toolpolicy.diff.twin import Here, Pending, Sides
 
 from .test_completeness import _write, globs
 
 
 class _Beside(Here):
-    """A hand that says it runs beside this process, and runs the work here (counted)."""
+    """A hand that says it runs beside this process, and runs the work here (counted),
+    with the sides a twin would hold (set by ``_search``)."""
 
     parallel = True
 
     def __init__(self) -> None:
         self.sent: list[str] = []
         self.payloads: list[object] = []
+        self.sides: Sides | None = None
 
     def send(self, work, payload):  # type: ignore[no-untyped-def]
         self.sent.append(work.__name__)
         self.payloads.append(payload)
-        return Pending(lambda: work(None, payload))
+        return Pending(lambda: work(self.sides, payload))
 
 
 @pytest.fixture
@@ -49,6 +51,8 @@ def _search(top: str, left: list[str], right: list[str], hand: Here | None) -> _
         )
         files.append(_write(Path(top) / f"{name}.yaml", rules))
     sides = load_sides(parse_side(files[0]), parse_side(files[1]), top)
+    if isinstance(hand, _Beside):
+        hand.sides = sides
     rules = (regions._all(sides[0]), regions._all(sides[1]))
     entries = sides[0].engine.protected.entries
     return _PathSearch(rules, entries, frozenset(), sides[0].workspace, "/home/u", hand)
@@ -82,8 +86,9 @@ def test_a_share_searches_less_than_the_whole(workspace: str) -> None:
     patterns = [f"dir{i}/*.c" for i in range(100)]
     hand = _Beside()
     _search(workspace, patterns, [], hand)
-    work = hand.payloads[0]
-    assert isinstance(work, regions._Work)
+    inputs = hand.payloads[0]
+    assert isinstance(inputs, regions._Inputs) and hand.sides is not None
+    work = regions._work((regions._all(hand.sides[0]), regions._all(hand.sides[1])), inputs)
     here = regions._relative(work, regions._HERE)
     rest = frozenset(range(regions._HERE.parts)) - regions._HERE.kept
     there = regions._relative(work, automaton.Share(rest, regions._HERE.parts))

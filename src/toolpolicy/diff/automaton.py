@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..core.errors import ToolPolicyError
+from .symmetry import Key, Shapes, Symmetry
 
 __all__ = [
+    "ALIKE_STATES",
     "MAX_STATES",
     "SHARE_LEVEL",
     "AutomatonTooLarge",
@@ -35,6 +37,10 @@ __all__ = [
 ]
 
 MAX_STATES = 400_000
+ALIKE_STATES = 64
+"""The most automaton states a search state may hold to be compared with others (see
+``symmetry`` in :func:`explore`): larger ones, where all patterns begin, are seldom alike,
+and their shapes cost the more to tell."""
 
 
 class AutomatonTooLarge(ToolPolicyError):
@@ -176,6 +182,7 @@ class CompiledNfa:
 
 
 _State = tuple[Hashable, frozenset[int]]
+_Found = dict[frozenset[int], tuple[int, ...]]
 
 
 def explore(
@@ -188,7 +195,8 @@ def explore(
     prune: frozenset[int] = frozenset(),
     limit: int = MAX_STATES,
     share: Share | None = None,
-) -> dict[frozenset[int], tuple[int, ...]]:
+    symmetry: Symmetry | None = None,
+) -> _Found:
     """Every set of patterns that match together on some valid string, each with a
     shortest such string (the first by the domain's ranks of its symbols, among the
     shortest), in that order. A string matching a pattern of ``stop`` is not extended
@@ -202,56 +210,118 @@ def explore(
     With ``share``, only a share of the strings is searched beyond the first level of the
     search that holds :data:`SHARE_LEVEL` states or more: the states of that level whose
     place modulo ``share.parts`` is one of ``share.kept``. The shares of every place, each
-    searched apart (in two processes, say), give the whole search by :func:`merged`."""
-    start: _State = (domain.start, nfa.start_set(starts))
-    parents: dict[_State, tuple[_State, int] | None] = {start: None}
-    found: dict[frozenset[int], tuple[int, ...]] = {}
-    successors: dict[frozenset[int], list[tuple[int, int, frozenset[int]]]] = {}
-    ranks: dict[int, int] = {}
-    steps: dict[tuple[Hashable, int], Hashable | None] = {}
-    accepting: dict[Hashable, bool] = {}
-    hazards = nfa.hazards(prune) if prune else frozenset()
-    level = [start]
-    while level:
-        if share is not None and len(level) >= SHARE_LEVEL:
-            level = [s for place, s in enumerate(level) if place % share.parts in share.kept]
-            share = None
-        following: list[_State] = []
-        for current in level:
-            where, states = current
-            matched = nfa.matched(states)
-            if prune and not prune.isdisjoint(matched):
-                continue
-            valid = accepting.get(where)
-            if valid is None:
-                valid = accepting[where] = domain.accepting(where)
-            if valid and matched not in found:
-                found[matched] = _path(parents, current)
-            pruned = valid and bool(stop) and not stop.isdisjoint(matched)
-            moves = successors.get(states)
-            if moves is None:
-                moves = successors[states] = _successors(nfa, states, domain, ranks, hazards)
-            for _, symbol, targets in moves:
-                if pruned and symbol == below:
+    searched apart (in two processes, say), give the whole search by :func:`merged`.
+
+    With ``symmetry`` (and no ``prune``), what lies below a state alike one searched
+    already (:mod:`.symmetry`) is that search's, renamed: the same sets and strings."""
+    search = _Search(nfa, domain, stop, below, prune, limit, symmetry)
+    return search.search((domain.start, nfa.start_set(starts)), share)
+
+
+class _Search:
+    """One search, and what its steps learn for the rest of it."""
+
+    def __init__(
+        self,
+        nfa: CompiledNfa,
+        domain: Domain,
+        stop: frozenset[int],
+        below: int | None,
+        prune: frozenset[int],
+        limit: int,
+        symmetry: Symmetry | None,
+    ) -> None:
+        self.nfa, self.domain, self.stop, self.below = nfa, domain, stop, below
+        self.prune, self.limit, self.visited = prune, limit, 0
+        self.hazards = nfa.hazards(prune) if prune else frozenset()
+        self.successors: dict[frozenset[int], list[tuple[int, int, frozenset[int]]]] = {}
+        self.ranks: dict[int, int] = {}
+        self.steps: dict[tuple[Hashable, int], Hashable | None] = {}
+        self.accepting: dict[Hashable, bool] = {}
+        self.shapes = Shapes(nfa, symmetry) if symmetry is not None and not prune else None
+        self.at = symmetry.at if symmetry is not None else None
+        # What lies below the first state of each key: its patterns, in the key's order,
+        # and the sets found there (with the strings from there); ``None`` while searched.
+        self.alike: dict[Key, tuple[tuple[int, ...], _Found] | None] = {}
+
+    def search(self, root: _State, share: Share | None) -> _Found:
+        """What the strings from ``root`` find (see :func:`explore`)."""
+        nfa, domain, stop, shapes = self.nfa, self.domain, self.stop, self.shapes
+        parents: dict[_State, tuple[_State, int] | None] = {root: None}
+        found: _Found = {}
+        alike: list[tuple[_State, tuple[int, ...], tuple[tuple[int, ...], _Found]]] = []
+        successors, steps, accepting = self.successors, self.steps, self.accepting
+        level = [root]
+        while level:
+            if share is not None and len(level) >= SHARE_LEVEL:
+                level = [s for place, s in enumerate(level) if place % share.parts in share.kept]
+                share = None
+            following: list[_State] = []
+            for current in level:
+                where, states = current
+                if (
+                    shapes is not None
+                    and where == self.at
+                    and len(states) <= ALIKE_STATES
+                    and current is not root
+                ):
+                    key, patterns = shapes.key(states)
+                    if key in self.alike:
+                        known = self.alike[key]
+                    else:
+                        self.alike[key] = None
+                        known = self.alike[key] = (patterns, self.search(current, None))
+                    if known is not None:  # else: searched now, further up
+                        alike.append((current, patterns, known))
+                        continue
+                matched = nfa.matched(states)
+                if self.prune and not self.prune.isdisjoint(matched):
                     continue
-                key = (where, symbol)
-                if key in steps:
-                    after = steps[key]
-                else:
-                    after = steps[key] = domain.step(where, symbol)
-                if after is None:
-                    continue
-                nxt = (after, targets)
-                if nxt not in parents:
-                    if len(parents) >= limit:
-                        raise AutomatonTooLarge(
-                            f"the rules are too intricate to compare completely "
-                            f"(more than {limit} automaton states)"
-                        )
-                    parents[nxt] = (current, symbol)
-                    following.append(nxt)
-        level = following
-    return found
+                valid = accepting.get(where)
+                if valid is None:
+                    valid = accepting[where] = domain.accepting(where)
+                if valid and matched not in found:
+                    found[matched] = _path(parents, current)
+                pruned = valid and bool(stop) and not stop.isdisjoint(matched)
+                moves = successors.get(states)
+                if moves is None:
+                    moves = successors[states] = _successors(
+                        nfa, states, domain, self.ranks, self.hazards
+                    )
+                for _, symbol, targets in moves:
+                    if pruned and symbol == self.below:
+                        continue
+                    step = (where, symbol)
+                    if step in steps:
+                        after = steps[step]
+                    else:
+                        after = steps[step] = domain.step(where, symbol)
+                    if after is None:
+                        continue
+                    nxt = (after, targets)
+                    if nxt not in parents:
+                        self.visited += 1
+                        if self.visited >= self.limit:
+                            raise AutomatonTooLarge(
+                                f"the rules are too intricate to compare completely "
+                                f"(more than {self.limit} automaton states)"
+                            )
+                        parents[nxt] = (current, symbol)
+                        following.append(nxt)
+            level = following
+        if not alike:
+            return found
+        order = _Shortlex(domain, self.ranks)
+        for current, patterns, (their_patterns, there) in alike:
+            before = _path(parents, current)
+            renamed = dict(zip(their_patterns, patterns, strict=True))
+            for matched, after in there.items():
+                ours = frozenset([renamed.get(p, p) for p in matched])
+                string = before + after
+                known_string = found.get(ours)
+                if known_string is None or order(string) < order(known_string):
+                    found[ours] = string
+        return dict(sorted(found.items(), key=lambda item: order(item[1])))
 
 
 @dataclass(frozen=True)
@@ -265,31 +335,37 @@ class Share:
 SHARE_LEVEL = 64
 
 
-def merged(
-    searches: Iterable[dict[frozenset[int], tuple[int, ...]]], domain: Domain
-) -> dict[frozenset[int], tuple[int, ...]]:
+def merged(searches: Iterable[_Found], domain: Domain) -> _Found:
     """The whole search from its shares: each set with its first string, in the order
     :func:`explore` gives them (shortest first, then by the domain's ranks of the
     symbols, which is the order of a breadth-first search)."""
-    ranks: dict[int, int] = {}
-
-    def order(item: tuple[frozenset[int], tuple[int, ...]]) -> tuple[int, list[int]]:
-        symbols = item[1]
-        keys = []
-        for symbol in symbols:
-            rank = ranks.get(symbol)
-            if rank is None:
-                rank = ranks[symbol] = domain.rank(symbol)
-            keys.append(rank)
-        return len(symbols), keys
-
-    best: dict[frozenset[int], tuple[int, ...]] = {}
+    order = _Shortlex(domain, {})
+    best: _Found = {}
     for search in searches:
         for matched, symbols in search.items():
             known = best.get(matched)
-            if known is None or order((matched, symbols)) < order((matched, known)):
+            if known is None or order(symbols) < order(known):
                 best[matched] = symbols
-    return dict(sorted(best.items(), key=order))
+    return dict(sorted(best.items(), key=lambda item: order(item[1])))
+
+
+class _Shortlex:
+    """A string's place in the order of a breadth-first search: shortest first, then by
+    the domain's ranks of its symbols."""
+
+    def __init__(self, domain: Domain, ranks: dict[int, int]) -> None:
+        self.domain = domain
+        self.ranks = ranks
+
+    def __call__(self, symbols: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        ranks = self.ranks
+        try:
+            return len(symbols), tuple(map(ranks.__getitem__, symbols))
+        except KeyError:  # a symbol not ranked yet
+            for symbol in symbols:
+                if symbol not in ranks:
+                    ranks[symbol] = self.domain.rank(symbol)
+            return len(symbols), tuple(map(ranks.__getitem__, symbols))
 
 
 def _successors(

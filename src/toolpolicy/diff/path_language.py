@@ -26,6 +26,7 @@ from ..compile.globs import glob_shape
 from .automaton import Nfa, SymbolSet
 
 __all__ = [
+    "SEGMENT_START",
     "PathAlphabet",
     "PathDomain",
     "add_exact",
@@ -66,6 +67,8 @@ _DOT = "dot"
 _DOT_DOT = "dot-dot"
 _DEVICE_SPACE = "device-space"
 _TRIE = "name:"
+SEGMENT_START: Hashable = _SEGMENT
+"""The domain state after a ``/``, where a segment begins (both kinds of path)."""
 
 
 class PathAlphabet:

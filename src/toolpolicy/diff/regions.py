@@ -36,6 +36,7 @@ from .command_classes import Source
 from .command_language import command_line, pattern_hits
 from .command_regions import EMPTY_SPECIAL, INCOMPLETE, command_regions
 from .path_language import (
+    SEGMENT_START,
     PathAlphabet,
     PathDomain,
     add_exact,
@@ -45,7 +46,8 @@ from .path_language import (
     folded_spellings,
     path_alphabet,
 )
-from .twin import Here
+from .symmetry import SHARED, Symmetry
+from .twin import Here, Sides
 
 __all__ = ["EMPTY_SPECIAL", "LIMITED_SPECIAL", "Region", "RuleRef", "argument_regions"]
 
@@ -308,64 +310,18 @@ class _PathSearch:
         home: str,
         hand: Here | None = None,
     ) -> None:
-        globs: dict[str, GlobPattern] = {}
-        for side in rules:
-            for rule in side:
-                if rule.commands is None:
-                    for glob in rule.paths or ():
-                        globs.setdefault(glob.text, glob)
-        self.ids = {text: id_ for id_, text in enumerate(globs)}
-        self.specials = [ROOT_SPECIAL, *(f"protected: {entry.path}" for entry in protected)]
-        self.root = len(self.ids)
         home = home if home not in ("", "/") else ""
-        keys = [entry.path.casefold() for entry in protected]
-        alphabet = path_alphabet([*globs, *(folded_spellings(key) for key in keys), root, home])
-        nfa = Nfa()
-        bodies = {text: add_glob(nfa, text, alphabet, self.ids[text]) for text in globs}
-        specials = [add_exact(nfa, "", alphabet, self.root)]
-        specials += [
-            add_protected(nfa, key, entry.folder, entry.anywhere, alphabet, self.root + 1 + i)
-            for i, (key, entry) in enumerate(zip(keys, protected, strict=True))
-        ]
-        # After "/": absolute patterns at once, home ones after HOME/, workspace ones after
-        # ROOT/ (one shared chain of states for each prefix).
-        leads = {ABSOLUTE: "", HOME: home[1:] + "/" if home else None, WORKSPACE: root[1:] + "/"}
-        chains = {anchor: add_prefix(nfa, lead, alphabet) for anchor, lead in leads.items() if lead}
-        absolute_starts = []
-        for text, glob in globs.items():
-            chain = chains.get(glob.root)
-            if chain is not None:
-                nfa.link(chain[1], bodies[text])
-            elif leads[glob.root] == "":
-                absolute_starts.append(bodies[text])
-        absolute_starts.extend(start for start, _ in chains.values())
-        # "/" alone: its own set, so that the paths below it are searched apart from it.
-        top = self.root + len(self.specials)
-        marker = nfa.state()
-        nfa.accept(marker, top)
-        absolute_starts.append(marker)
-        compiled = nfa.compiled()
-        relative_starts = [*specials]
-        for text, glob in globs.items():
-            spelled = _relative_spelling(glob.root, root, home)
-            if spelled is None:
-                continue
-            if spelled:
-                relative_starts.extend(compiled.advance([bodies[text]], alphabet.symbols(spelled)))
-            else:
-                relative_starts.append(bodies[text])
-        # The root's own absolute spelling has no trailing slash: matched as a whole.
-        self.at_root = frozenset(
-            self.ids[text]
-            for text, glob in globs.items()
-            if glob.outside and glob.matches_absolute(root, home)
-        )
-        self.stop = frozenset(self.root + 1 + i for i, e in enumerate(protected) if e in shared)
+        inputs = _Inputs(tuple(protected), shared, root, home)
+        work = _work(rules, inputs)
+        self.ids, self.at_root, self.stop = work.ids, work.at_root, work.stop
+        self.root = len(self.ids)
+        self.specials = [ROOT_SPECIAL, *(f"protected: {entry.path}" for entry in protected)]
+        alphabet, top = work.alphabet, self.root + len(self.specials)
         # With a twin, it searches the absolute paths and a share of the relative ones
-        # while this process searches the rest (the relative search costs the more).
-        work = _Work(compiled, absolute_starts, relative_starts, alphabet, self.stop)
+        # while this process searches the rest; it builds the automaton itself, from the
+        # rules it holds (sending it would cost more than building it).
         if hand is not None and hand.parallel:
-            pending = hand.send(_twin_share, work)
+            pending = hand.send(_twin_share, inputs)
             here = _relative(work, _HERE)
             absolute, there = pending.result()
             relative = merged((here, there), PathDomain(alphabet))
@@ -431,14 +387,95 @@ _FoundSets = dict[frozenset[int], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
-class _Work:
-    """What the path search needs, in this process or the twin."""
+class _Inputs:
+    """What the path search is built from, beside the rules (the twin holds those)."""
 
+    protected: tuple[ProtectedEntry, ...]
+    shared: frozenset[ProtectedEntry]
+    root: str
+    home: str
+
+
+@dataclass(frozen=True)
+class _Work:
+    """The path search's automaton: every glob (its pattern number by its text), then the
+    root and each protected path, then ``/`` alone (see :class:`_PathSearch`)."""
+
+    ids: dict[str, int]
     compiled: CompiledNfa
     absolute_starts: list[int]
     relative_starts: list[int]
     alphabet: PathAlphabet
     stop: frozenset[int]
+    at_root: frozenset[int]
+    symmetry: Symmetry
+
+
+def _work(rules: _Rules, inputs: _Inputs) -> _Work:
+    """The path search's automaton for ``rules``; the same in this process and the twin."""
+    protected, root, home = inputs.protected, inputs.root, inputs.home
+    globs: dict[str, GlobPattern] = {}
+    for side in rules:
+        for rule in side:
+            if rule.commands is None:
+                for glob in rule.paths or ():
+                    globs.setdefault(glob.text, glob)
+    ids = {text: id_ for id_, text in enumerate(globs)}
+    first_special = len(ids)
+    keys = [entry.path.casefold() for entry in protected]
+    alphabet = path_alphabet([*globs, *(folded_spellings(key) for key in keys), root, home])
+    nfa = Nfa()
+    bodies: dict[str, int] = {}
+    owned: list[tuple[int, int, int]] = []  # each glob's states: first, end, pattern
+    for text in globs:
+        first = len(nfa.edges)
+        bodies[text] = add_glob(nfa, text, alphabet, ids[text])
+        owned.append((first, len(nfa.edges), ids[text]))
+    specials = [add_exact(nfa, "", alphabet, first_special)]
+    specials += [
+        add_protected(nfa, key, entry.folder, entry.anywhere, alphabet, first_special + 1 + i)
+        for i, (key, entry) in enumerate(zip(keys, protected, strict=True))
+    ]
+    # After "/": absolute patterns at once, home ones after HOME/, workspace ones after
+    # ROOT/ (one shared chain of states for each prefix).
+    leads = {ABSOLUTE: "", HOME: home[1:] + "/" if home else None, WORKSPACE: root[1:] + "/"}
+    chains = {anchor: add_prefix(nfa, lead, alphabet) for anchor, lead in leads.items() if lead}
+    absolute_starts = []
+    for text, glob in globs.items():
+        chain = chains.get(glob.root)
+        if chain is not None:
+            nfa.link(chain[1], bodies[text])
+        elif leads[glob.root] == "":
+            absolute_starts.append(bodies[text])
+    absolute_starts.extend(start for start, _ in chains.values())
+    # "/" alone: its own set, so that the paths below it are searched apart from it.
+    marker = nfa.state()
+    nfa.accept(marker, first_special + 1 + len(protected))
+    absolute_starts.append(marker)
+    compiled = nfa.compiled()
+    # The globs' patterns may be renamed in a search (the protected ones stop it; the
+    # shared prefix chains are every pattern's).
+    owner = [SHARED] * len(nfa.edges)
+    for first, end, pattern in owned:
+        owner[first:end] = [pattern] * (end - first)
+    relative_starts = [*specials]
+    for text, glob in globs.items():
+        spelled = _relative_spelling(glob.root, root, home)
+        if spelled is None:
+            continue
+        if spelled:
+            relative_starts.extend(compiled.advance([bodies[text]], alphabet.symbols(spelled)))
+        else:
+            relative_starts.append(bodies[text])
+    stop = frozenset(first_special + 1 + i for i, e in enumerate(protected) if e in inputs.shared)
+    # The root's own absolute spelling has no trailing slash: matched as a whole.
+    at_root = frozenset(
+        ids[text]
+        for text, glob in globs.items()
+        if glob.outside and glob.matches_absolute(root, home)
+    )
+    symmetry = Symmetry(tuple(owner), SEGMENT_START)
+    return _Work(ids, compiled, absolute_starts, relative_starts, alphabet, stop, at_root, symmetry)
 
 
 _HERE = Share(frozenset((0, 1, 2)), 4)
@@ -448,7 +485,7 @@ _HERE = Share(frozenset((0, 1, 2)), 4)
 def _absolute(work: _Work) -> _FoundSets:
     """What follows the first ``/`` of every absolute path, by the patterns it matches."""
     domain = PathDomain(work.alphabet, devices=False)
-    return explore(work.compiled, work.absolute_starts, domain)
+    return explore(work.compiled, work.absolute_starts, domain, symmetry=work.symmetry)
 
 
 def _relative(work: _Work, share: Share | None) -> _FoundSets:
@@ -456,13 +493,20 @@ def _relative(work: _Work, share: Share | None) -> _FoundSets:
     domain = PathDomain(work.alphabet)
     below = work.alphabet.slash
     return explore(
-        work.compiled, work.relative_starts, domain, stop=work.stop, below=below, share=share
+        work.compiled,
+        work.relative_starts,
+        domain,
+        stop=work.stop,
+        below=below,
+        share=share,
+        symmetry=work.symmetry,
     )
 
 
-def _twin_share(_: object, work: _Work) -> tuple[_FoundSets, _FoundSets]:
+def _twin_share(sides: Sides, inputs: _Inputs) -> tuple[_FoundSets, _FoundSets]:
     """The twin's part of the path search: the absolute paths, and the relative ones
     this process leaves (:data:`_HERE`)."""
+    work = _work((_all(sides[0]), _all(sides[1])), inputs)
     kept = frozenset(range(_HERE.parts)) - _HERE.kept
     return _absolute(work), _relative(work, Share(kept, _HERE.parts))
 
