@@ -20,6 +20,7 @@ of started patterns.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
@@ -123,7 +124,7 @@ def glued_spellings(
     )
 
 
-def _glued(word: str, words: set[str], keys: set[str], fillers: list[str]) -> str | None:
+def _glued(word: str, words: set[str], keys: set[str], fillers: Sequence[str]) -> str | None:
     others = words - {word}  # the word it holds is the one wanted
     return next(
         (
@@ -135,10 +136,16 @@ def _glued(word: str, words: set[str], keys: set[str], fillers: list[str]) -> st
     )
 
 
-def _fillers(words: set[str]) -> list[str]:
+def _fillers(words: set[str]) -> tuple[str, ...]:
     """The letters a cluster may hold beside its own: those no rule's option reads."""
+    return _fillers_of(frozenset(words))
+
+
+@functools.lru_cache(maxsize=64)
+def _fillers_of(words: frozenset[str]) -> tuple[str, ...]:
+    """:func:`_fillers`, once per set of words (a search asks it for every pattern)."""
     read = {letter for word in words if is_option(word) for letter in word.lstrip("-")}
-    return [f for f in _FILLERS if f not in read]
+    return tuple(f for f in _FILLERS if f not in read)
 
 
 def _option_words(

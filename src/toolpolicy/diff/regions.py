@@ -312,16 +312,16 @@ class _PathSearch:
     ) -> None:
         home = home if home not in ("", "/") else ""
         inputs = _Inputs(tuple(protected), shared, root, home)
+        # With a twin, it searches the absolute paths and a share of the relative ones
+        # while this process searches the rest; it builds the automaton itself, from the
+        # rules it holds, while this process does (sending it would cost more).
+        pending = hand.send(_twin_share, inputs) if hand is not None and hand.parallel else None
         work = _work(rules, inputs)
         self.ids, self.at_root, self.stop = work.ids, work.at_root, work.stop
         self.root = len(self.ids)
         self.specials = [ROOT_SPECIAL, *(f"protected: {entry.path}" for entry in protected)]
         alphabet, top = work.alphabet, self.root + len(self.specials)
-        # With a twin, it searches the absolute paths and a share of the relative ones
-        # while this process searches the rest; it builds the automaton itself, from the
-        # rules it holds (sending it would cost more than building it).
-        if hand is not None and hand.parallel:
-            pending = hand.send(_twin_share, inputs)
+        if pending is not None:
             here = _relative(work, _HERE)
             absolute, there = pending.result()
             relative = merged((here, there), PathDomain(alphabet))
