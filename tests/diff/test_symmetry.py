@@ -1,5 +1,5 @@
-"""The path search with its symmetry (a place alike one searched already is not searched
-again: what was found there is renamed) finds what the search without it finds: the same
+"""The path search with its symmetry (a place alike one searched apart already is not
+searched again: what was found there is renamed) finds what the search without it finds: the same
 sets, the same witnesses, in the same order. Property-tested over random globs, most of
 them in families that differ only by a folder's name (``d0/…``, ``d1/…``: the places the
 symmetry shares), beside random ones that reach into every folder."""
@@ -72,7 +72,7 @@ def test_the_symmetric_search_finds_what_the_whole_search_finds(
         assert list(absolute.items()) == list(_unshared(work, relative=False).items())
 
 
-def test_alike_folders_are_searched_once(tmp_path: Path) -> None:
+def test_alike_folders_are_not_searched_again(tmp_path: Path) -> None:
     """A hundred folders alike: the search with the symmetry stays within a bound the
     search without it passes (it visits every folder's states), and finds the same."""
     work = _work(str(tmp_path), [f"dir{i}/**/*.c" for i in range(100)])

@@ -183,6 +183,7 @@ class CompiledNfa:
 
 _State = tuple[Hashable, frozenset[int]]
 _Found = dict[frozenset[int], tuple[int, ...]]
+_ONCE, _SEEN, _BUSY = "once", "seen", "busy"  # a key's search: none yet, and under way
 
 
 def explore(
@@ -213,7 +214,10 @@ def explore(
     searched apart (in two processes, say), give the whole search by :func:`merged`.
 
     With ``symmetry`` (and no ``prune``), what lies below a state alike one searched
-    already (:mod:`.symmetry`) is that search's, renamed: the same sets and strings."""
+    apart already (:mod:`.symmetry`) is that search's, renamed: the same sets and strings.
+    The second state of a kind is searched apart, the first with the rest: a kind met
+    once costs nothing more. ``limit`` counts every state a search visits, those a search
+    apart visits again included."""
     search = _Search(nfa, domain, stop, below, prune, limit, symmetry)
     return search.search((domain.start, nfa.start_set(starts)), share)
 
@@ -240,9 +244,10 @@ class _Search:
         self.accepting: dict[Hashable, bool] = {}
         self.shapes = Shapes(nfa, symmetry) if symmetry is not None and not prune else None
         self.at = symmetry.at if symmetry is not None else None
-        # What lies below the first state of each key: its patterns, in the key's order,
-        # and the sets found there (with the strings from there); ``None`` while searched.
-        self.alike: dict[Key, tuple[tuple[int, ...], _Found] | None] = {}
+        # What lies below a state of each key seen twice: its patterns, in the key's order,
+        # and the sets found there (with the strings from there). A key seen once is
+        # searched with the rest, as a key that never comes back costs nothing more.
+        self.alike: dict[Key, tuple[tuple[int, ...], _Found] | str] = {}
 
     def search(self, root: _State, share: Share | None) -> _Found:
         """What the strings from ``root`` find (see :func:`explore`)."""
@@ -266,12 +271,13 @@ class _Search:
                     and current is not root
                 ):
                     key, patterns = shapes.key(states)
-                    if key in self.alike:
-                        known = self.alike[key]
-                    else:
-                        self.alike[key] = None
+                    known = self.alike.get(key, _ONCE)
+                    if known is _ONCE:  # seen once: searched with the rest (its second is not)
+                        self.alike[key] = _SEEN
+                    elif known is _SEEN:
+                        self.alike[key] = _BUSY
                         known = self.alike[key] = (patterns, self.search(current, None))
-                    if known is not None:  # else: searched now, further up
+                    if type(known) is tuple:  # else: its search is under way, further up
                         alike.append((current, patterns, known))
                         continue
                 matched = nfa.matched(states)

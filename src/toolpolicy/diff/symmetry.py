@@ -3,7 +3,8 @@
 Two policies of a thousand path rules are mostly rules like ``area5/**/*.c`` and
 ``area6/**/*.c``: once the search has read ``area5/``, what lies below is searched as it is
 below ``area6/``, with one pattern in the place of the other. :func:`.automaton.explore`
-searches such a place once and renames what it found for the others.
+searches the second such place apart (the first went with the rest of the search) and
+renames what it found there for every other.
 
 A state of the search is a set of automaton states; each belongs to a pattern (its
 *owner*) or to none (the states every pattern shares, and those of the patterns that must
