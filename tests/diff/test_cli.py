@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from toolpolicy.diff.run import TWIN_RULES
+
 from .conftest import run_cli
 
 EQUIVALENT_P03 = """\
@@ -260,6 +262,37 @@ def test_the_scratch_workspace_is_removed_afterwards(tmp_path: Path) -> None:
     done = run_cli("diff", "P02", "P03", cwd=tmp_path, env={"TMPDIR": str(scratch_parent)})
     assert done.returncode == 1
     assert "link/escape.txt" in done.stdout
+    assert list(scratch_parent.iterdir()) == []
+
+
+def test_a_diff_with_a_twin_ends_its_process_with_all_its_output_and_nothing_left(
+    tmp_path: Path,
+) -> None:
+    """The process skips the interpreter's teardown (``cli.main._ended``): its whole report
+    is still written, its exit code kept, the scratch workspace removed and the twin gone
+    (a twin left running would hold the output pipe open: ``run_cli`` would not return)."""
+    scratch_parent = tmp_path / "tmp"
+    scratch_parent.mkdir()
+    sides = []
+    for name, flipped in (("left", "deny"), ("right", "allow")):
+        rules = [
+            f"  - {{name: r{i}, behavior: {flipped if i == 7 else 'deny'}, reason: r, "
+            f"match: {{tools: [read_file], paths: ['area{i}/**/*.c']}}}}"
+            for i in range(TWIN_RULES)
+        ]
+        path = tmp_path / f"{name}.yaml"
+        header = ["apiVersion: toolpolicy/v1", "kind: Policy", f"name: {name}", "rules:"]
+        path.write_text("\n".join([*header, *rules]) + "\n", encoding="utf-8")
+        sides.append(str(path))
+    done = run_cli(
+        "diff", *sides, "--format", "json", cwd=tmp_path, env={"TMPDIR": str(scratch_parent)}
+    )
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["verdict"] == "more-permissive"
+    found = [(d["call"]["tool"], d["region"]["witness"]) for d in report["differences"]]
+    assert ("read_file", "area7/.c") in found
+    assert all("area7/.c" in witness for _, witness in found)
     assert list(scratch_parent.iterdir()) == []
 
 

@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         gc.enable()  # any other command, and a check left to click's, collects as usual
     from .app import run_app
 
+    if args[:1] == ["diff"]:  # two large policies and their regions: no teardown either
+        return _ended(run_app(args), argv)
     return run_app(args)
 
 
@@ -68,9 +70,10 @@ def _one_answer(argv: list[str] | None) -> None:
 def _ended(code: int, argv: list[str] | None) -> int:
     """``code``; for a process started as the console script (``argv`` is None), the process
     ends here, skipping the interpreter's teardown (freeing every module and object one by
-    one: a sixth of a warm hook call). The output is flushed first; the hook's audit file and
-    the cache entries are already closed. Output that cannot be written exits 2: the hook's
-    agent may not have read its answer, which must then block."""
+    one: a sixth of a warm hook call, 30-50 ms after a diff of two 1,000-rule policies). The
+    output is flushed first; the hook's audit file, the cache entries, the diff's scratch
+    workspace and its twin process are already closed. Output that cannot be written exits
+    2: the hook's agent may not have read its answer, which must then block."""
     if argv is not None:
         return code
     try:
