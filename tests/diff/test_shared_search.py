@@ -53,9 +53,8 @@ def _search(top: str, left: list[str], right: list[str], hand: Here | None) -> _
     sides = load_sides(parse_side(files[0]), parse_side(files[1]), top)
     if isinstance(hand, _Beside):
         hand.sides = sides
-    rules = (regions._all(sides[0]), regions._all(sides[1]))
     entries = sides[0].engine.protected.entries
-    return _PathSearch(rules, entries, frozenset(), sides[0].workspace, "/home/u", hand)
+    return _PathSearch(sides, entries, frozenset(), sides[0].workspace, "/home/u", hand)
 
 
 @settings(max_examples=40, deadline=None)
@@ -88,7 +87,7 @@ def test_a_share_searches_less_than_the_whole(workspace: str) -> None:
     _search(workspace, patterns, [], hand)
     inputs = hand.payloads[0]
     assert isinstance(inputs, regions._Inputs) and hand.sides is not None
-    work = regions._work((regions._all(hand.sides[0]), regions._all(hand.sides[1])), inputs)
+    work = regions._work(hand.sides, inputs)
     here = regions._relative(work, regions._HERE)
     rest = frozenset(range(regions._HERE.parts)) - regions._HERE.kept
     there = regions._relative(work, automaton.Share(rest, regions._HERE.parts))

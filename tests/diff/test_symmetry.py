@@ -29,7 +29,7 @@ def _work(top: str, patterns: list[str]) -> regions._Work:
     sides = load_sides(parse_side(path), parse_side(path), top)
     entries = tuple(sides[0].engine.protected.entries)
     inputs = regions._Inputs(entries, frozenset(e for e in entries if e.folder), top, "/home/u")
-    return regions._work((regions._all(sides[0]), regions._all(sides[1])), inputs)
+    return regions._work(sides, inputs)
 
 
 def _unshared(work: regions._Work, relative: bool) -> dict[frozenset[int], tuple[int, ...]]:

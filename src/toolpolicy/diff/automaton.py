@@ -317,17 +317,17 @@ class _Search:
             level = following
         if not alike:
             return found
-        order = _Shortlex(domain, self.ranks)
+        below: list[_Found] = [found]
         for current, patterns, (their_patterns, there) in alike:
             before = _path(parents, current)
             renamed = dict(zip(their_patterns, patterns, strict=True))
-            for matched, after in there.items():
-                ours = frozenset([renamed.get(p, p) for p in matched])
-                string = before + after
-                known_string = found.get(ours)
-                if known_string is None or order(string) < order(known_string):
-                    found[ours] = string
-        return dict(sorted(found.items(), key=lambda item: order(item[1])))
+            below.append(
+                {
+                    frozenset([renamed.get(p, p) for p in matched]): before + after
+                    for matched, after in there.items()
+                }
+            )
+        return _least(below, _Shortlex(domain, self.ranks))
 
 
 @dataclass(frozen=True)
@@ -345,7 +345,11 @@ def merged(searches: Iterable[_Found], domain: Domain) -> _Found:
     """The whole search from its shares: each set with its first string, in the order
     :func:`explore` gives them (shortest first, then by the domain's ranks of the
     symbols, which is the order of a breadth-first search)."""
-    order = _Shortlex(domain, {})
+    return _least(searches, _Shortlex(domain, {}))
+
+
+def _least(searches: Iterable[_Found], order: _Shortlex) -> _Found:
+    """Each set with its first string among ``searches``, in ``order``."""
     best: _Found = {}
     for search in searches:
         for matched, symbols in search.items():

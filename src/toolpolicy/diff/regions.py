@@ -165,8 +165,7 @@ def argument_regions(
         orders = (tuple(r.order for r in rules[0]), tuple(r.order for r in rules[1]))
         argument: str | None
         if (d.path_argument is not None or searched[index]) and paths is None:
-            rules_of = (_all(left), _all(right))
-            paths = _PathSearch(rules_of, protected, shared, left.workspace, home, hand)
+            paths = _PathSearch((left, right), protected, shared, left.workspace, home, hand)
         if d.path_argument is not None:
             assert paths is not None
             argument = d.path_argument
@@ -303,7 +302,7 @@ class _PathSearch:
 
     def __init__(
         self,
-        rules: _Rules,
+        sides: Sides,
         protected: Sequence[ProtectedEntry],
         shared: frozenset[ProtectedEntry],
         root: str,
@@ -316,7 +315,7 @@ class _PathSearch:
         # while this process searches the rest; it builds the automaton itself, from the
         # rules it holds, while this process does (sending it would cost more).
         pending = hand.send(_twin_share, inputs) if hand is not None and hand.parallel else None
-        work = _work(rules, inputs)
+        work = _work(sides, inputs)
         self.ids, self.at_root, self.stop = work.ids, work.at_root, work.stop
         self.root = len(self.ids)
         self.specials = [ROOT_SPECIAL, *(f"protected: {entry.path}" for entry in protected)]
@@ -411,11 +410,12 @@ class _Work:
     symmetry: Symmetry
 
 
-def _work(rules: _Rules, inputs: _Inputs) -> _Work:
-    """The path search's automaton for ``rules``; the same in this process and the twin."""
+def _work(sides: Sides, inputs: _Inputs) -> _Work:
+    """The path search's automaton for the rules of both sides; the same in this process
+    and the twin (which holds the same sides)."""
     protected, root, home = inputs.protected, inputs.root, inputs.home
     globs: dict[str, GlobPattern] = {}
-    for side in rules:
+    for side in (_all(sides[0]), _all(sides[1])):
         for rule in side:
             if rule.commands is None:
                 for glob in rule.paths or ():
@@ -506,7 +506,7 @@ def _relative(work: _Work, share: Share | None) -> _FoundSets:
 def _twin_share(sides: Sides, inputs: _Inputs) -> tuple[_FoundSets, _FoundSets]:
     """The twin's part of the path search: the absolute paths, and the relative ones
     this process leaves (:data:`_HERE`)."""
-    work = _work((_all(sides[0]), _all(sides[1])), inputs)
+    work = _work(sides, inputs)
     kept = frozenset(range(_HERE.parts)) - _HERE.kept
     return _absolute(work), _relative(work, Share(kept, _HERE.parts))
 
