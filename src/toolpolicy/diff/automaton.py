@@ -119,6 +119,8 @@ class Nfa:
         return CompiledNfa(tuple(closures), moves, dict(self.accepts))
 
     def _closure(self, state: int) -> frozenset[int]:
+        if not self.empty[state]:  # most states: themselves alone
+            return frozenset((state,))
         seen = {state}
         stack = [state]
         while stack:
