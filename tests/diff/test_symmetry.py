@@ -14,7 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolpolicy.diff import regions
-from toolpolicy.diff.automaton import AutomatonTooLarge, explore
+from toolpolicy.diff.automaton import (
+    ALIKE_TRIES,
+    MAX_STATES,
+    AutomatonTooLarge,
+    _Search,
+    explore,
+)
 from toolpolicy.diff.path_language import PathDomain
 from toolpolicy.diff.sides import load_sides, parse_side
 from toolpolicy.diff.symmetry import Shapes
@@ -115,3 +121,40 @@ def test_a_part_reaching_another_pattern_has_a_shape_of_its_own(tmp_path: Path) 
     mixed = tuple(sorted((parts[0][0], parts[1][0])))
     assert shapes.shape(mixed) == before and len(shapes.ids) == before + 1
     assert shapes.shape((parts[0][0], parts[1][0])) != shapes.shape(parts[0])
+
+
+def test_a_search_whose_folders_are_not_alike_stops_telling_their_kinds(
+    tmp_path: Path,
+) -> None:
+    """Folders each with a glob of its own (``area5/**/*.c5``): no place is renamed, so
+    after :data:`ALIKE_TRIES` places the search stops telling kinds (their shapes cost
+    what the search saves nothing for), and finds what the whole search finds."""
+    work = _work(str(tmp_path), [f"area{i}/**/*.c{i}" for i in range(200)])
+    domain = PathDomain(work.alphabet)
+    search = _Search(
+        work.compiled,
+        domain,
+        work.stop,
+        work.alphabet.slash,
+        frozenset(),
+        MAX_STATES,
+        work.symmetry,
+    )
+    root = (domain.start, work.compiled.start_set(work.relative_starts))
+    found = search.search(root, None)
+    assert list(found.items()) == list(_unshared(work, relative=True).items())
+    assert search.renamed == 0
+    assert search.tried == ALIKE_TRIES
+    # the same folders alike are renamed all along
+    alike = _work(str(tmp_path), [f"area{i}/**/*.c" for i in range(200)])
+    search = _Search(
+        alike.compiled,
+        PathDomain(alike.alphabet),
+        alike.stop,
+        alike.alphabet.slash,
+        frozenset(),
+        MAX_STATES,
+        alike.symmetry,
+    )
+    search.search((domain.start, alike.compiled.start_set(alike.relative_starts)), None)
+    assert search.renamed >= 190 and search.tried > ALIKE_TRIES

@@ -25,6 +25,7 @@ from .symmetry import Key, Shapes, Symmetry
 
 __all__ = [
     "ALIKE_STATES",
+    "ALIKE_TRIES",
     "MAX_STATES",
     "SHARE_LEVEL",
     "AutomatonTooLarge",
@@ -41,6 +42,10 @@ ALIKE_STATES = 64
 """The most automaton states a search state may hold to be compared with others (see
 ``symmetry`` in :func:`explore`): larger ones, where all patterns begin, are seldom alike,
 and their shapes cost the more to tell."""
+ALIKE_TRIES = 64
+"""Places whose kind a search tells before it asks whether that pays: it goes on telling
+while at least one place in eight was renamed (no policy's folders alike: it soon stops,
+having spent on 64 places what telling costs)."""
 
 
 class AutomatonTooLarge(ToolPolicyError):
@@ -185,7 +190,6 @@ class CompiledNfa:
 
 _State = tuple[Hashable, frozenset[int]]
 _Found = dict[frozenset[int], tuple[int, ...]]
-_ONCE, _SEEN, _BUSY = "once", "seen", "busy"  # a key's search: none yet, and under way
 
 
 def explore(
@@ -217,9 +221,10 @@ def explore(
 
     With ``symmetry`` (and no ``prune``), what lies below a state alike one searched
     apart already (:mod:`.symmetry`) is that search's, renamed: the same sets and strings.
-    The second state of a kind is searched apart, the first with the rest: a kind met
-    once costs nothing more. ``limit`` counts every state a search visits, those a search
-    apart visits again included."""
+    The first state of a kind is searched with the rest, and so are those with its
+    patterns; the first with other patterns is searched apart: a kind that does not come
+    back with other patterns costs nothing more. ``limit`` counts every state a search
+    visits, those a search apart visits again included."""
     search = _Search(nfa, domain, stop, below, prune, limit, symmetry)
     return search.search((domain.start, nfa.start_set(starts)), share)
 
@@ -246,10 +251,12 @@ class _Search:
         self.accepting: dict[Hashable, bool] = {}
         self.shapes = Shapes(nfa, symmetry) if symmetry is not None and not prune else None
         self.at = symmetry.at if symmetry is not None else None
-        # What lies below a state of each key seen twice: its patterns, in the key's order,
-        # and the sets found there (with the strings from there). A key seen once is
-        # searched with the rest, as a key that never comes back costs nothing more.
-        self.alike: dict[Key, tuple[tuple[int, ...], _Found] | str] = {}
+        # Each key's first patterns (in the key's order); what lies below the first state
+        # of the key with other patterns: those, and the sets found there (with the
+        # strings from there); ``None`` while that search is under way.
+        self.first: dict[Key, tuple[int, ...]] = {}
+        self.tried = self.renamed = 0  # places whose kind was told; those renamed
+        self.alike: dict[Key, tuple[tuple[int, ...], _Found] | None] = {}
 
     def search(self, root: _State, share: Share | None) -> _Found:
         """What the strings from ``root`` find (see :func:`explore`)."""
@@ -271,17 +278,22 @@ class _Search:
                     and where == self.at
                     and len(states) <= ALIKE_STATES
                     and current is not root
+                    and (self.tried < ALIKE_TRIES or self.renamed * 8 >= self.tried)
                 ):
+                    self.tried += 1
                     key, patterns = shapes.key(states)
-                    known = self.alike.get(key, _ONCE)
-                    if known is _ONCE:  # seen once: searched with the rest (its second is not)
-                        self.alike[key] = _SEEN
-                    elif known is _SEEN:
-                        self.alike[key] = _BUSY
-                        known = self.alike[key] = (patterns, self.search(current, None))
-                    if type(known) is tuple:  # else: its search is under way, further up
-                        alike.append((current, patterns, known))
-                        continue
+                    # The first of a kind is searched with the rest, and so is one with the
+                    # same patterns (further down, mostly the same states); the first with
+                    # other patterns is searched apart and stands for every later one.
+                    if self.first.setdefault(key, patterns) != patterns:
+                        if key not in self.alike:
+                            self.alike[key] = None
+                            self.alike[key] = (patterns, self.search(current, None))
+                        known = self.alike[key]
+                        if known is not None:  # else: its search is under way, further up
+                            self.renamed += 1
+                            alike.append((current, patterns, known))
+                            continue
                 matched = nfa.matched(states)
                 if self.prune and not self.prune.isdisjoint(matched):
                     continue
