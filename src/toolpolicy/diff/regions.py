@@ -478,8 +478,10 @@ def _work(sides: Sides, inputs: _Inputs) -> _Work:
     return _Work(ids, compiled, absolute_starts, relative_starts, alphabet, stop, at_root, symmetry)
 
 
-_HERE = Share(frozenset((0, 1, 2)), 4)
-"""This process's share of the relative search beside a twin; the twin's is the rest."""
+_HERE = Share(frozenset(range(7)), 8)
+"""This process's share of the relative search beside a twin; the twin's is the rest,
+after the absolute search (measured: this process's path search 0.27 -> 0.23 s with folders
+alike, 0.62 -> 0.53 s without, against three in four)."""
 
 
 def _absolute(work: _Work) -> _FoundSets:
