@@ -326,7 +326,7 @@ class _PathSearch:
             relative = merged((here, there), PathDomain(alphabet))
         else:
             relative, absolute = _relative(work, None), _absolute(work)
-        self.found = [
+        found = [
             *(
                 (matched, alphabet.text(symbols) or ROOT_PATH, False)
                 for matched, symbols in relative.items()
@@ -337,6 +337,7 @@ class _PathSearch:
                 for matched, symbols in absolute.items()
             ),
         ]
+        self.found = sorted(found, key=lambda item: len(item[1]))  # shortest witness first
 
     def regions(self, rules: _Rules, write: bool) -> list[_Found]:
         """The regions of a path tool with these ``rules``; only a write (``write``) tells
@@ -351,21 +352,25 @@ class _PathSearch:
         plain = (_plain(rules[0]), _plain(rules[1]))
         last = root + (len(self.specials) if write else 1)
         out: dict[tuple[int | None, int | None, tuple[int, ...], bool], str] = {}
-        for matched, value, absolute in sorted(self.found, key=lambda item: len(item[1])):
+        # A set's label once (an absolute path's set is mostly a relative one's too).
+        labels: dict[frozenset[int], tuple[int | None, int | None, tuple[int, ...]]] = {}
+        for matched, value, absolute in self.found:
             if root in matched:
                 # No workspace glob matches the root (``_NOT_ROOT``); outside ones may.
                 matched = self.at_root | {root}
-            if write and not self.stop.isdisjoint(matched):
+            label = labels.get(matched)
+            if label is None:
                 marks = tuple(sorted(i for i in matched if root <= i < last))
-                out.setdefault((None, None, marks, absolute), value)
-                continue
-            label = (
-                _order(plain[0], (r for i in matched for r in hitters[0].get(i, ()))),
-                _order(plain[1], (r for i in matched for r in hitters[1].get(i, ()))),
-                tuple(sorted(i for i in matched if root <= i < last)),
-                absolute,
-            )
-            out.setdefault(label, value)
+                if write and not self.stop.isdisjoint(matched):
+                    label = (None, None, marks)
+                else:
+                    label = (
+                        _order(plain[0], (r for i in matched for r in hitters[0].get(i, ()))),
+                        _order(plain[1], (r for i in matched for r in hitters[1].get(i, ()))),
+                        marks,
+                    )
+                labels[matched] = label
+            out.setdefault((*label, absolute), value)
         return [
             _Found(
                 value,
