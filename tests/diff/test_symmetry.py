@@ -102,7 +102,7 @@ def test_a_part_reaching_another_pattern_has_a_shape_of_its_own(tmp_path: Path) 
     """Parts alike have one shape; a part whose automaton is not its pattern's alone (the
     chain every workspace pattern follows in an absolute path) is never alike another."""
     work = _work(str(tmp_path), ["dir1/**/*.c", "dir2/**/*.c"])
-    shapes = Shapes(work.compiled, work.symmetry)
+    shapes = Shapes(work.compiled, work.symmetry.owner, work.symmetry.at)
     steps = [work.alphabet.symbols(f"dir{i}/") for i in (1, 2)]
     parts = [
         tuple(

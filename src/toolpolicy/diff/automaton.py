@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..core.errors import ToolPolicyError
-from .symmetry import Key, Shapes, Symmetry
+from .symmetry import Key, Shapes
 
 __all__ = [
     "ALIKE_STATES",
@@ -202,7 +202,7 @@ def explore(
     prune: frozenset[int] = frozenset(),
     limit: int = MAX_STATES,
     share: Share | None = None,
-    symmetry: Symmetry | None = None,
+    symmetry: Shapes | None = None,
 ) -> _Found:
     """Every set of patterns that match together on some valid string, each with a
     shortest such string (the first by the domain's ranks of its symbols, among the
@@ -240,7 +240,7 @@ class _Search:
         below: int | None,
         prune: frozenset[int],
         limit: int,
-        symmetry: Symmetry | None,
+        symmetry: Shapes | None,
     ) -> None:
         self.nfa, self.domain, self.stop, self.below = nfa, domain, stop, below
         self.prune, self.limit, self.visited = prune, limit, 0
@@ -249,14 +249,34 @@ class _Search:
         self.ranks: dict[int, int] = {}
         self.steps: dict[tuple[Hashable, int], Hashable | None] = {}
         self.accepting: dict[Hashable, bool] = {}
-        self.shapes = Shapes(nfa, symmetry) if symmetry is not None and not prune else None
-        self.at = symmetry.at if symmetry is not None else None
+        self.shapes = symmetry if not prune else None
         # Each key's first patterns (in the key's order); what lies below the first state
         # of the key with other patterns: those, and the sets found there (with the
         # strings from there); ``None`` while that search is under way.
         self.first: dict[Key, tuple[int, ...]] = {}
         self.tried = self.renamed = 0  # places whose kind was told; those renamed
         self.alike: dict[Key, tuple[tuple[int, ...], _Found] | None] = {}
+
+    def _renamed(
+        self, shapes: Shapes, place: _State
+    ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], _Found]] | None:
+        """What lies below ``place`` as a search apart found it below a place alike: the
+        place's patterns and that search's (with what it found); ``None`` when ``place``
+        is searched with the rest. The first of a kind is, and so is one with the same
+        patterns (further down, mostly the same states); the first with other patterns is
+        searched apart and stands for every later one."""
+        self.tried += 1
+        key, patterns = shapes.key(place[1])
+        if self.first.setdefault(key, patterns) == patterns:
+            return None
+        if key not in self.alike:
+            self.alike[key] = None
+            self.alike[key] = (patterns, self.search(place, None))
+        known = self.alike[key]
+        if known is None:  # its search is under way, further up
+            return None
+        self.renamed += 1
+        return patterns, known
 
     def search(self, root: _State, share: Share | None) -> _Found:
         """What the strings from ``root`` find (see :func:`explore`)."""
@@ -275,25 +295,15 @@ class _Search:
                 where, states = current
                 if (
                     shapes is not None
-                    and where == self.at
+                    and where == shapes.at
                     and len(states) <= ALIKE_STATES
                     and current is not root
                     and (self.tried < ALIKE_TRIES or self.renamed * 8 >= self.tried)
                 ):
-                    self.tried += 1
-                    key, patterns = shapes.key(states)
-                    # The first of a kind is searched with the rest, and so is one with the
-                    # same patterns (further down, mostly the same states); the first with
-                    # other patterns is searched apart and stands for every later one.
-                    if self.first.setdefault(key, patterns) != patterns:
-                        if key not in self.alike:
-                            self.alike[key] = None
-                            self.alike[key] = (patterns, self.search(current, None))
-                        known = self.alike[key]
-                        if known is not None:  # else: its search is under way, further up
-                            self.renamed += 1
-                            alike.append((current, patterns, known))
-                            continue
+                    known = self._renamed(shapes, current)
+                    if known is not None:
+                        alike.append((current, *known))
+                        continue
                 matched = nfa.matched(states)
                 if self.prune and not self.prune.isdisjoint(matched):
                     continue

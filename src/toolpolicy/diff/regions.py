@@ -46,7 +46,7 @@ from .path_language import (
     folded_spellings,
     path_alphabet,
 )
-from .symmetry import SHARED, Symmetry
+from .symmetry import SHARED, Shapes
 from .twin import Here, Sides
 
 __all__ = ["EMPTY_SPECIAL", "LIMITED_SPECIAL", "Region", "RuleRef", "argument_regions"]
@@ -412,7 +412,7 @@ class _Work:
     alphabet: PathAlphabet
     stop: frozenset[int]
     at_root: frozenset[int]
-    symmetry: Symmetry
+    symmetry: Shapes
 
 
 def _work(sides: Sides, inputs: _Inputs) -> _Work:
@@ -479,7 +479,7 @@ def _work(sides: Sides, inputs: _Inputs) -> _Work:
         for text, glob in globs.items()
         if glob.outside and glob.matches_absolute(root, home)
     )
-    symmetry = Symmetry(tuple(owner), SEGMENT_START)
+    symmetry = Shapes(compiled, owner, SEGMENT_START)  # the relative and absolute searches
     return _Work(ids, compiled, absolute_starts, relative_starts, alphabet, stop, at_root, symmetry)
 
 

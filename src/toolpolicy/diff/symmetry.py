@@ -3,8 +3,8 @@
 Two policies of a thousand path rules are mostly rules like ``area5/**/*.c`` and
 ``area6/**/*.c``: once the search has read ``area5/``, what lies below is searched as it is
 below ``area6/``, with one pattern in the place of the other. :func:`.automaton.explore`
-searches the second such place apart (the first went with the rest of the search) and
-renames what it found there for every other.
+searches the first such place with the rest of the search, the next one with other
+patterns apart, and renames what it found there for every later one.
 
 A state of the search is a set of automaton states; each belongs to a pattern (its
 *owner*) or to none (the states every pattern shares, and those of the patterns that must
@@ -20,25 +20,15 @@ below, the other finds with the patterns renamed.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .automaton import CompiledNfa
 
-__all__ = ["SHARED", "Key", "Shapes", "Symmetry"]
+__all__ = ["SHARED", "Key", "Shapes"]
 
 SHARED = -1
 """The owner of a state that belongs to no pattern that may be renamed."""
-
-
-@dataclass(frozen=True)
-class Symmetry:
-    """Which pattern owns each automaton state (:data:`SHARED`: none), and the domain
-    state at which the search looks for places alike (where a path segment begins)."""
-
-    owner: Sequence[int]
-    at: Hashable
 
 
 Key = tuple[frozenset[int], tuple[int, ...]]
@@ -46,11 +36,15 @@ Key = tuple[frozenset[int], tuple[int, ...]]
 
 
 class Shapes:
-    """The shape of each pattern's part of a search state, made when first asked for."""
+    """An automaton's symmetry: which pattern owns each state (``owner``, :data:`SHARED`:
+    none), the domain state at which a search looks for places alike (``at``: where a path
+    segment begins), and the shape of each pattern's part of a search state, made when
+    first asked for (once for every search of the automaton)."""
 
-    def __init__(self, nfa: CompiledNfa, symmetry: Symmetry) -> None:
+    def __init__(self, nfa: CompiledNfa, owner: Sequence[int], at: Hashable) -> None:
         self.nfa = nfa
-        self.owner = symmetry.owner
+        self.owner = owner
+        self.at = at
         self.ids: dict[Hashable, int] = {}
         self.of: dict[tuple[int, ...], int] = {}
 
