@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolpolicy.diff.command_regions import Command, SideSignature, _Search
+from toolpolicy.diff.command_regions import Command, CommandSearch, SideSignature
 from toolpolicy.diff.sides import load_sides, parse_side
 
 from .test_completeness import _write, policies
@@ -24,7 +24,7 @@ PREFIX_WORDS = ("a", "b", "c", "w", "-a", "--all", "a/b", "../up", "/etc/x", "*"
 
 def _search(
     root: Path, left_rules: list[dict[str, object]], right_rules: list[dict[str, object]]
-) -> tuple[_Search, str]:
+) -> tuple[CommandSearch, str]:
     ws = root / "ws"
     ws.mkdir()
     (ws / "a").write_text("x")
@@ -33,10 +33,10 @@ def _search(
     right = _write(root / "right.yaml", right_rules)
     sides = load_sides(parse_side(left), parse_side(right), str(ws))
     rules = (sides[0].compiled.rules, sides[1].compiled.rules)
-    return _Search(sides, "shell", rules), str(ws)
+    return CommandSearch(sides, "shell", rules), str(ws)
 
 
-def _engine(search: _Search, command: Command) -> tuple[SideSignature, ...]:
+def _engine(search: CommandSearch, command: Command) -> tuple[SideSignature, ...]:
     text = command.text
     return tuple(side.signature(command, text) for side in search.sides)
 

@@ -101,15 +101,18 @@ def _report(left: str, right: str, root: str, fork: bool) -> tuple[str, int | No
 
 
 class _Partly(Here):
-    """Work ahead of which only the first ``done`` chunks were done when asked for."""
+    """Work ahead of which only the first ``done`` chunks were done when asked for; it
+    counts as beside this process (``parallel``), so the diff hands work ahead over."""
+
+    parallel = True
 
     def __init__(self, sides: Sides, done: int) -> None:
         super().__init__(sides)
         self.done = done
-        self.chunks = 0
+        self.chunks: dict[str, int] = {}  # each work's name: the chunks handed over
 
     def ahead(self, work: Work[P, R], chunks: Sequence[P]) -> Pending[list[R]]:
-        self.chunks = len(chunks)
+        self.chunks[work.__name__] = len(chunks)
         return Pending(lambda: [work(self.sides, chunk) for chunk in chunks[: self.done]])
 
 
@@ -125,7 +128,9 @@ def test_the_report_is_the_same_however_much_was_decided_ahead(tmp_path: Path) -
             ahead = Ahead(hand)
             probes = generate_probes(*sides, escape_link="link", hand=hand, early=ahead.start)
             reports.append(render_json(compare(*sides, probes, hand=hand, ahead=ahead)))
-            assert hand.chunks > 2  # the file tools' probes were handed over, in chunks
+            # the command search's first batch, then the file tools' probes, in chunks
+            assert list(hand.chunks) == ["_signatures", "_both"]
+            assert min(hand.chunks.values()) > 2
     assert reports == [whole] * 4
 
 

@@ -87,21 +87,22 @@ from .command_language import (
 )
 from .command_witnesses import glued_spellings, neutral_option, occurrence_witnesses
 from .prefix_best import Entry, PrefixBest, best_two
-from .twin import Here, Sides
+from .twin import Here, Pending, Sides
 
 __all__ = [
     "EMPTY_SPECIAL",
     "INCOMPLETE",
     "Command",
     "CommandRegion",
+    "CommandSearch",
     "SideSignature",
-    "command_regions",
 ]
 
 EMPTY_SPECIAL = "the empty command line"
 INCOMPLETE = "incomplete: "
 SEARCH_STATES = 50_000
 BATCH = 64  # from this many commands, a share goes to the twin
+AHEAD_CHUNK = 32  # commands a twin decides ahead between two looks for work that goes first
 MAX_ALLOW_SETS = 4_096
 _WILDCARD = "*"
 _PLAIN_NEUTRAL = ("w", "x", "y", "z")
@@ -285,9 +286,12 @@ class _Side:
         return SideSignature(deny, ask, frozenset(allow), None, None, file_deny, file_ask)
 
 
-def _signatures(
-    sides: Sides, payload: tuple[str, list[tuple[Command, str]]]
-) -> tuple[list[_Pair], tuple[set[str], set[str]]]:
+_Signed = tuple[list[_Pair], tuple[set[str], set[str]]]
+"""A batch's signatures, and the command rules seen deciding with another source on each
+side (see :func:`_signatures`)."""
+
+
+def _signatures(sides: Sides, payload: tuple[str, list[tuple[Command, str]]]) -> _Signed:
     """Both sides' signatures of a batch of commands (each with its text), and the command
     rules seen deciding with another source on each side (``_Side.foreign``)."""
     tool, commands = payload
@@ -317,7 +321,7 @@ def _files_on_writes_only(policy: ToolPolicy, tool: str) -> bool:
 def _reads_inside(policy: ToolPolicy, tool: str) -> bool:
     """Whether ``policy`` reads every ``tool`` line for its files, with no path rule that
     names an absolute or home path: a path inside the workspace is then decided by its
-    workspace-relative spelling (see :meth:`_Search.file_twin`)."""
+    workspace-relative spelling (see :meth:`CommandSearch.file_twin`)."""
     index = policy.compiled.rule_index
     return (
         policy.engine.enforces_policy
@@ -343,21 +347,10 @@ def _inside_spelling(root: str, word: str) -> str | None:
     return relative
 
 
-def command_regions(
-    policies: tuple[ToolPolicy, ToolPolicy],
-    tool: str,
-    rules: tuple[Sequence[CompiledRule], Sequence[CompiledRule]],
-    reads: Iterable[str],
-    writes: Iterable[str],
-    hand: Here | None = None,
-) -> list[CommandRegion]:
-    """Every region of ``tool``'s command line (see the module docstring). ``reads`` and
-    ``writes`` are witnesses of every region of a read and a write path. ``hand`` decides a
-    share of each large batch of commands (by default: here, one after the other)."""
-    return _Search(policies, tool, rules, hand).regions(reads, writes)
+class CommandSearch:
+    """The search of one command tool's regions (see the module docstring): made, then
+    :meth:`begin` (optional), then :meth:`regions` once."""
 
-
-class _Search:
     def __init__(
         self,
         policies: tuple[ToolPolicy, ToolPolicy],
@@ -435,6 +428,12 @@ class _Search:
         self.texts = _Texts()
         self.read = _Read(self.texts)
         self.filed: dict[str, _Pair] = {}
+        # The first batch (``first_batch``), what the hand decided of it ahead (``begin``), and
+        # those decisions once collected, each taken when its command is first signed.
+        self.first: list[Command] | None = None
+        self.occurring: list[Command] = []
+        self.pending: Pending[list[_Signed]] | None = None
+        self.early: dict[Command, _Pair] = {}
         # The workspace root, where an absolute path in it is decided as the relative one
         # (``file_twin``); ``None`` where it may not be.
         root = policies[0].workspace
@@ -466,6 +465,15 @@ class _Search:
             self._keep(command, pair)
 
     def _signed(self, commands: Sequence[Command]) -> list[_Pair]:
+        """Both sides' signatures of ``commands``: those decided ahead as they were, the
+        others now."""
+        early = self.early
+        if not early:
+            return self._shared(commands)
+        rest = iter(self._shared([command for command in commands if command not in early]))
+        return [early[command] if command in early else next(rest) for command in commands]
+
+    def _shared(self, commands: Sequence[Command]) -> list[_Pair]:
         """Both sides' signatures of ``commands``; a share of a large batch by the hand."""
         batch = [(command, self.texts[command]) for command in commands]
         if len(batch) < BATCH:
@@ -590,28 +598,59 @@ class _Search:
             s.argument_deny is not None or s.argument_ask is not None for s in pair
         )
 
-    def regions(self, reads: Iterable[str], writes: Iterable[str]) -> list[CommandRegion]:
-        occurring: list[Command] = []
-        for pattern, _ in self.occurs:
-            witnesses, complete = occurrence_witnesses(
-                pattern, self.neutral, self.words, self.keys, self._strong
+    def begin(self) -> None:
+        """Have the hand decide the first batch of commands ahead (a twin: while this
+        process does other work, until :meth:`collect`); :meth:`regions` takes what it
+        decided and decides the rest as ever."""
+        batch = self.first_batch()
+        if not self.hand.parallel or len(batch) < BATCH or self.pending is not None:
+            return
+        tool = self.sides[0].tool
+        texts = [(command, self.texts[command]) for command in batch]
+        chunks = [(tool, texts[i : i + AHEAD_CHUNK]) for i in range(0, len(texts), AHEAD_CHUNK)]
+        self.pending = self.hand.ahead(_signatures, chunks)
+
+    def collect(self) -> None:
+        """End the work ahead (the hand may then take other work ahead) and keep what it
+        decided, the first commands of the batch."""
+        if self.pending is None:
+            return
+        done, self.pending = self.pending.result(), None
+        pairs = [pair for chunk, _ in done for pair in chunk]
+        for _, foreign in done:
+            self.sides[0].foreign |= foreign[0]
+            self.sides[1].foreign |= foreign[1]
+        self.early.update(zip(self.first_batch(), pairs, strict=False))
+
+    def first_batch(self) -> list[Command]:
+        """Each deny or ask pattern's occurrences, and each of their words as a neutral
+        program's argument (whether a file rule decides it): the first batch of the search
+        (worked out once)."""
+        if self.first is None:
+            occurring: list[Command] = []
+            for pattern, _ in self.occurs:
+                witnesses, complete = occurrence_witnesses(
+                    pattern, self.neutral, self.words, self.keys, self._strong
+                )
+                if not complete:
+                    self._limit(f"the options of '{pattern.text}' were not all spelled")
+                occurring += (Command(words) for words in witnesses)
+            words = (
+                Command((self.neutral, word))
+                for command in occurring
+                for word in command.words
+                if word != _WILDCARD
             )
-            if not complete:
-                self._limit(f"the options of '{pattern.text}' were not all spelled")
-            occurring += (Command(words) for words in witnesses)
-        # Each occurrence, and each of its words as a neutral program's argument (whether a
-        # file rule decides it), in one batch.
-        self.prefetch(
-            [
-                *occurring,
-                *(
-                    Command((self.neutral, word))
-                    for command in occurring
-                    for word in command.words
-                    if word != _WILDCARD
-                ),
-            ]
-        )
+            self.occurring = occurring
+            self.first = [c for c in dict.fromkeys([*occurring, *words]) if c not in self.cache]
+        return self.first
+
+    def regions(self, reads: Iterable[str], writes: Iterable[str]) -> list[CommandRegion]:
+        """Every region of the tool's command line; ``reads`` and ``writes`` are witnesses
+        of every region of a read and a write path."""
+        self.collect()
+        self.prefetch(self.first_batch())
+        occurring = self.occurring
         self.prefetch(self._as_targets(occurring))
         options = {word for command in occurring for word in command.words if is_option(word)}
         for option in sorted(options):

@@ -34,7 +34,7 @@ from ..tools.workspace import normalized_path
 from .automaton import CompiledNfa, Nfa, Share, explore, merged
 from .command_classes import Source
 from .command_language import command_line, pattern_hits
-from .command_regions import EMPTY_SPECIAL, INCOMPLETE, command_regions
+from .command_regions import EMPTY_SPECIAL, INCOMPLETE, CommandSearch
 from .path_language import (
     SEGMENT_START,
     PathAlphabet,
@@ -138,9 +138,10 @@ def argument_regions(
     early: Callable[[Sequence[Region]], None] | None = None,
 ) -> tuple[Region, ...]:
     """Every region of every tool in ``definitions``, in tool order (``hand``: see
-    :func:`~toolpolicy.diff.command_regions.command_regions`). The command lines are
-    searched last: ``early`` is given every other tool's regions before (what can be
-    decided meanwhile). Raises :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather
+    :class:`~toolpolicy.diff.command_regions.CommandSearch`). The command lines are
+    searched last, their first batch decided ahead by a twin while the path tools are
+    labelled here: ``early`` is given every other tool's regions before the search (what
+    can be decided meanwhile). Raises :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather
     than answer incompletely."""
     both = set(left.engine.protected.entries) & set(right.engine.protected.entries)
     protected = tuple(
@@ -156,16 +157,26 @@ def argument_regions(
     cache: dict[Hashable, list[_Found]] = {}
     everything = ({r.order: r for r in _all(left)}, {r.order: r for r in _all(right)})
     searched = [_searches_commands(d) for d in definitions]
+    searches: dict[Hashable, CommandSearch] = {}
     for index in sorted(range(len(definitions)), key=searched.__getitem__):
         d = definitions[index]
         if searched[index] and early is not None:
+            for search in searches.values():
+                search.collect()  # the twin's work ahead is now the other tools' regions
             early([region for regions in found.values() for region in regions])
             early = None
         rules = (_applicable(left, d), _applicable(right, d))
-        orders = (tuple(r.order for r in rules[0]), tuple(r.order for r in rules[1]))
+        orders = _orders(rules)
         argument: str | None
         if (d.path_argument is not None or searched[index]) and paths is None:
-            paths = _PathSearch((left, right), protected, shared, left.workspace, home, hand)
+
+            def begun() -> Callable[[], None]:
+                searches.update(_command_searches(left, right, definitions, hand))
+                return lambda: _begin(searches.values())
+
+            paths = _PathSearch(
+                (left, right), protected, shared, left.workspace, home, hand, beside=begun
+            )
         if d.path_argument is not None:
             assert paths is not None
             argument = d.path_argument
@@ -187,7 +198,7 @@ def argument_regions(
                         region.right,
                         region.special,
                     )
-                    for region in command_regions((left, right), d.name, rules, reads, writes, hand)
+                    for region in searches[key].regions(reads, writes)
                 ]
         else:
             argument = None
@@ -207,6 +218,36 @@ def argument_regions(
             for item in sorted(cache[key], key=lambda item: item.special is not None)
         ]
     return tuple(region for index in range(len(definitions)) for region in found[index])
+
+
+def _orders(rules: _Rules) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The rules of both sides by their order: a key for the regions they make."""
+    return tuple(r.order for r in rules[0]), tuple(r.order for r in rules[1])
+
+
+def _begin(searches: Iterable[CommandSearch]) -> None:
+    """Begin each search's first batch (see :meth:`CommandSearch.begin`)."""
+    for search in searches:
+        search.begin()
+
+
+def _command_searches(
+    left: ToolPolicy,
+    right: ToolPolicy,
+    definitions: Sequence[ToolDefinition],
+    hand: Here | None,
+) -> dict[Hashable, CommandSearch]:
+    """The search of each command tool's regions (one for each set of rules), its first
+    batch worked out (see :meth:`CommandSearch.begin`)."""
+    out: dict[Hashable, CommandSearch] = {}
+    for d in definitions:
+        if _searches_commands(d):
+            rules = (_applicable(left, d), _applicable(right, d))
+            key = ("command", _orders(rules))
+            if key not in out:
+                out[key] = search = CommandSearch((left, right), d.name, rules, hand)
+                search.first_batch()
+    return out
 
 
 def _searches_commands(d: ToolDefinition) -> bool:
@@ -308,7 +349,10 @@ class _PathSearch:
         root: str,
         home: str,
         hand: Here | None = None,
+        beside: Callable[[], Callable[[], None]] | None = None,
     ) -> None:
+        """``beside`` is other work of this process: called once its own share is searched,
+        and what it returns once the twin's share is in (before the two are merged)."""
         home = home if home not in ("", "/") else ""
         inputs = _Inputs(tuple(protected), shared, root, home)
         # With a twin, it searches the absolute paths and a share of the relative ones
@@ -322,10 +366,15 @@ class _PathSearch:
         alphabet, top = work.alphabet, self.root + len(self.specials)
         if pending is not None:
             here = _relative(work, _HERE)
+            then = beside() if beside is not None else None
             absolute, there = pending.result()
+            if then is not None:
+                then()
             relative = merged((here, there), PathDomain(alphabet))
         else:
             relative, absolute = _relative(work, None), _absolute(work)
+            if beside is not None:
+                beside()()
         found = [
             *(
                 (matched, alphabet.text(symbols) or ROOT_PATH, False)
