@@ -215,8 +215,8 @@ def change_of(left: Outcome, right: Outcome) -> Change:
 
 class Ahead:
     """Probes decided on both sides ahead of :func:`compare` (by a twin, while this process
-    searches the command lines): :meth:`start` them, ``compare`` takes the decisions made
-    so far and decides the rest itself."""
+    searches the command lines, then while it makes the probes): :meth:`start` them,
+    ``compare`` takes the decisions made so far and decides the rest itself."""
 
     CHUNK = 64
     """Calls the twin decides ahead between two looks for work that goes first."""
@@ -225,11 +225,12 @@ class Ahead:
         self._hand = hand
         self._probes: list[Probe] = []
         self._pending: Pending[list[list[tuple[Outcome, Outcome]]]] | None = None
+        self._decided: dict[int, tuple[Outcome, Outcome]] = {}
 
     def start(self, probes: Sequence[Probe]) -> None:
-        """Have ``probes`` decided ahead (once: a later start is ignored)."""
-        if self._pending is not None:
-            return
+        """Have ``probes`` decided ahead, once the probes started before are (what was
+        not decided of them by now is left to :func:`compare`)."""
+        self._collect()
         calls = [(probe.tool, probe.arguments) for probe in probes]
         chunks = [calls[i : i + self.CHUNK] for i in range(0, len(calls), self.CHUNK)]
         self._probes = list(probes)
@@ -238,11 +239,16 @@ class Ahead:
     def decided(self) -> dict[int, tuple[Outcome, Outcome]]:
         """Both sides' decisions of the probes decided so far (which ends the work ahead),
         by the probe's ``id``; the others are for :func:`compare` to decide."""
+        self._collect()
+        return self._decided
+
+    def _collect(self) -> None:
         if self._pending is None:
-            return {}
+            return
         pairs = [pair for chunk in self._pending.result() for pair in chunk]
+        self._pending = None
         # the work ahead may have stopped early: its pairs are the first probes'
-        return {id(probe): pair for probe, pair in zip(self._probes, pairs, strict=False)}
+        self._decided.update(zip(map(id, self._probes), pairs, strict=False))
 
 
 def compare(

@@ -16,10 +16,10 @@ Probes are deduplicated by tool and canonical arguments, first origin kept.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..core.json_text import encoder
 from ..core.vocabulary import Effect, SandboxMode
 from ..engine.selection import ToolPolicy
 from ..tools.registry import ToolDefinition
@@ -38,6 +38,7 @@ _COMMAND_FIELD = "command"
 _ESCALATION_FIELD = "sandbox_permissions"
 _JUSTIFICATION = "probe"
 _PLACEHOLDERS = {"content": "x", "old_string": "a", "new_string": "b", "pattern": "**/*"}
+_CANONICAL = encoder(ensure_ascii=False, sort_keys=True)  # one encoder for every probe's key
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ class Probe:
         """Tool and canonical arguments: two probes with the same key are the same call."""
         if isinstance(self.arguments, str):
             return self.tool, self.arguments
-        return self.tool, json.dumps(self.arguments, sort_keys=True, ensure_ascii=False)
+        return self.tool, _CANONICAL(self.arguments)
 
 
 def arguments_for(
@@ -105,9 +106,10 @@ def generate_probes(
 
     ``escape_link`` names a top-level symlink of the workspace that leads outside it; the
     symlink-escape probe writes through it. ``hand`` decides a share of each large batch
-    (see :func:`~toolpolicy.diff.command_regions.command_regions`). ``early`` is given the
-    probes of every region found before the command lines are searched (the same probe
-    objects the result holds), so that they can be decided meanwhile.
+    (see :class:`~toolpolicy.diff.command_regions.CommandSearch`). ``early`` is given the
+    probes of every region found before the command lines are searched, then those of the
+    command lines' regions as soon as they are found (the same probe objects the result
+    holds), so that they can be decided meanwhile.
     """
     definitions = _definitions(left, right)
     by_name = {d.name: d for d in definitions}

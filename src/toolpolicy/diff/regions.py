@@ -140,9 +140,10 @@ def argument_regions(
     """Every region of every tool in ``definitions``, in tool order (``hand``: see
     :class:`~toolpolicy.diff.command_regions.CommandSearch`). The command lines are
     searched last, their first batch decided ahead by a twin while the path tools are
-    labelled here: ``early`` is given every other tool's regions before the search (what
-    can be decided meanwhile). Raises :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather
-    than answer incompletely."""
+    labelled here (the batch is worked out while the twin ends its share of the path
+    search). ``early`` is given every other tool's regions before the search (what can be
+    decided meanwhile), and a command tool's as soon as they are found. Raises
+    :class:`toolpolicy.diff.automaton.AutomatonTooLarge` rather than answer incompletely."""
     both = set(left.engine.protected.entries) & set(right.engine.protected.entries)
     protected = tuple(
         dict.fromkeys((*left.engine.protected.entries, *right.engine.protected.entries))
@@ -158,13 +159,14 @@ def argument_regions(
     everything = ({r.order: r for r in _all(left)}, {r.order: r for r in _all(right)})
     searched = [_searches_commands(d) for d in definitions]
     searches: dict[Hashable, CommandSearch] = {}
+    told = early is None  # whether ``early`` was given the other tools' regions
     for index in sorted(range(len(definitions)), key=searched.__getitem__):
         d = definitions[index]
-        if searched[index] and early is not None:
+        if searched[index] and early is not None and not told:
             for search in searches.values():
                 search.collect()  # the twin's work ahead is now the other tools' regions
             early([region for regions in found.values() for region in regions])
-            early = None
+            told = True
         rules = (_applicable(left, d), _applicable(right, d))
         orders = _orders(rules)
         argument: str | None
@@ -217,6 +219,8 @@ def argument_regions(
             )
             for item in sorted(cache[key], key=lambda item: item.special is not None)
         ]
+        if searched[index] and early is not None:
+            early(found[index])  # and the command lines', decided while the rest is done
     return tuple(region for index in range(len(definitions)) for region in found[index])
 
 
