@@ -53,7 +53,8 @@ def record_json(record: AuditRecord) -> str:
     if record.arguments is not None or record.extra:
         return _LINE(record.to_json())
     s = string_literal
-    rules = ",".join([s(rule) for rule in record.matched_rules])
+    matched = record.matched_rules
+    rules = ",".join([s(rule) for rule in matched]) if matched else ""
     outcome = record.approval_outcome
     return (
         f'{{"ts":{s(record.ts)},"session_id":{s(record.session_id)},'
@@ -73,7 +74,7 @@ def canonical_json(value: Mapping[str, object]) -> str:
 
 def arguments_sha256(arguments: Mapping[str, object]) -> str:
     """The sha256 of the canonical JSON of ``arguments``."""
-    return sha256(canonical_json(arguments).encode("utf-8")).hexdigest()
+    return sha256(_CANONICAL(arguments).encode("utf-8")).hexdigest()
 
 
 # The formatted second of the last timestamp: calls within one second format only the

@@ -35,6 +35,9 @@ OPEN_CHECK = "open-check"
 # What a file tool answers when it refuses at the open: a rule or the protected set, or a
 # path whose text stayed inside but whose symlinks lead out (the engine decides on text).
 _REFUSED_AT_OPEN = frozenset({DENIED_CODE, "path_escape"})
+# The behaviors ``decide`` looks at on every call, as module names (an enum member is a
+# class attribute: each look-up goes through the enum's metaclass).
+_ALLOW, _ASK, _DENY = Behavior.ALLOW, Behavior.ASK, Behavior.DENY
 
 
 class GateDecision(NamedTuple):
@@ -105,7 +108,7 @@ class Gate:
         evaluation = self._engine.evaluate(request, knobs, recommendations)
         decision = evaluation.effective
         outcome: ApprovalOutcome | None = None
-        if decision.behavior is Behavior.ASK:
+        if decision.behavior is _ASK:
             approval_request = ApprovalRequest(
                 id=self._approval.next_id(),
                 call_id=request.call_id,
@@ -118,7 +121,7 @@ class Gate:
             result = self._approval.resolve(approval_request, knobs.approval)
             outcome = result.outcome
             decision = outcome_decision(result, decision)
-        if decision.behavior is not Behavior.ALLOW and decision.behavior is not Behavior.DENY:
+        if decision.behavior is not _ALLOW and decision.behavior is not _DENY:
             decision = Decision(Behavior.DENY, "Permission evaluation failed", "default")
         final = GateDecision(decision, evaluation, outcome)
         self._record(request, final)
@@ -169,17 +172,19 @@ class Gate:
             self._record(request, refusal)
 
     def _record(self, request: PermissionRequest, final: GateDecision) -> None:
+        # Positional, and the definition read once: this runs on every call.
+        definition, evaluation = request.definition, final.evaluation
         record = decision_record(
-            session_id=self._session_id,
-            call_id=request.call_id,
-            tool=request.tool,
-            effect=request.effect,
-            decision=final.decision,
-            knobs=final.evaluation.knobs,
-            matched_rules=final.evaluation.matched_rules,
-            arguments=request.arguments,
-            include_arguments=self._include_arguments,
-            approval_outcome=final.approval_outcome,
+            self._session_id,
+            request.prepared.call.id,
+            definition.name,
+            definition.effect,
+            final.decision,
+            evaluation.knobs,
+            evaluation.matched_rules,
+            request.arguments,
+            self._include_arguments,
+            final.approval_outcome,
         )
         for sink in self._audit:
             sink.record(record)
