@@ -109,16 +109,16 @@ class _Partly(Here):
     def __init__(self, sides: Sides, done: int) -> None:
         super().__init__(sides)
         self.done = done
-        self.chunks: dict[str, int] = {}  # each work's name: the chunks handed over
+        self.chunks: list[tuple[str, int]] = []  # each work's name, the chunks handed over
 
     def ahead(self, work: Work[P, R], chunks: Sequence[P]) -> Pending[list[R]]:
-        self.chunks[work.__name__] = len(chunks)
+        self.chunks.append((work.__name__, len(chunks)))
         return Pending(lambda: [work(self.sides, chunk) for chunk in chunks[: self.done]])
 
 
 def test_the_report_is_the_same_however_much_was_decided_ahead(tmp_path: Path) -> None:
-    left = _write(tmp_path / "left.yaml", _rules(40, flip=False))
-    right = _write(tmp_path / "right.yaml", _rules(40, flip=True))
+    left = _write(tmp_path / "left.yaml", _rules(80, flip=False))
+    right = _write(tmp_path / "right.yaml", _rules(80, flip=True))
     reports = []
     with scratch_workspace() as ws:
         sides = load_sides(parse_side(left), parse_side(right), ws.root)
@@ -128,9 +128,11 @@ def test_the_report_is_the_same_however_much_was_decided_ahead(tmp_path: Path) -
             ahead = Ahead(hand)
             probes = generate_probes(*sides, escape_link="link", hand=hand, early=ahead.start)
             reports.append(render_json(compare(*sides, probes, hand=hand, ahead=ahead)))
-            # the command search's first batch, then the file tools' probes, in chunks
-            assert list(hand.chunks) == ["_signatures", "_both"]
-            assert min(hand.chunks.values()) > 2
+            # the command search's first batch, the file tools' probes, the background
+            # lines of the parts known then, the command lines' probes; in chunks
+            names = ["_each_signed", "_both", "_each_signed", "_both"]
+            assert [name for name, _ in hand.chunks] == names, hand.chunks
+            assert min(count for _, count in hand.chunks) >= 2, hand.chunks
     assert reports == [whole] * 4
 
 
@@ -183,7 +185,7 @@ def test_work_ahead_yields_to_work_sent_later_and_stops_when_collected(tmp_path:
     with _p03_twin() as (hand, pid):
         start = time.perf_counter()
         pending = hand.ahead(_slow_square, list(range(40)))  # 2 s of work ahead
-        assert hand.ahead(_slow_square, [1]).result() == []  # one at a time: none here
+        assert hand.ahead(_slow_square, [1]).result() == []  # behind the first: not begun
         assert hand.send(_child_pid, 0).result() == pid  # answered between two chunks
         assert time.perf_counter() - start < 1.0
         time.sleep(0.3)
@@ -191,6 +193,23 @@ def test_work_ahead_yields_to_work_sent_later_and_stops_when_collected(tmp_path:
         assert 1 <= len(done) < 40
         assert done == [i * i for i in range(len(done))]  # the first chunks, in order
         assert time.perf_counter() - start < 1.5  # collecting stopped the work ahead
+        assert hand.send(_child_pid, 1).result() == pid + 1  # the twin serves on
+
+
+def test_works_ahead_are_done_one_after_another_and_collected_each_alone(
+    tmp_path: Path,
+) -> None:
+    with _p03_twin() as (hand, pid):
+        first = hand.ahead(_slow_square, [1, 2, 3])
+        second = hand.ahead(_child_pid, [10, 20])
+        third = hand.ahead(_slow_square, list(range(100)))  # 5 s: never all of it
+        time.sleep(0.4)
+        assert second.result() == [pid + 10, pid + 20]  # after the first, in the twin
+        assert first.result() == [1, 4, 9]
+        start = time.perf_counter()
+        done = third.result()
+        assert done == [i * i for i in range(len(done))] and 1 <= len(done) < 100
+        assert time.perf_counter() - start < 0.5  # collecting it stopped it
         assert hand.send(_child_pid, 1).result() == pid + 1  # the twin serves on
 
 

@@ -102,7 +102,7 @@ EMPTY_SPECIAL = "the empty command line"
 INCOMPLETE = "incomplete: "
 SEARCH_STATES = 50_000
 BATCH = 64  # from this many commands, a share goes to the twin
-AHEAD_CHUNK = 32  # commands a twin decides ahead between two looks for work that goes first
+AHEAD_CHUNK = 64  # commands a twin decides ahead between two looks for work that goes first
 MAX_ALLOW_SETS = 4_096
 _WILDCARD = "*"
 _PLAIN_NEUTRAL = ("w", "x", "y", "z")
@@ -286,17 +286,41 @@ class _Side:
         return SideSignature(deny, ask, frozenset(allow), None, None, file_deny, file_ask)
 
 
-_Signed = tuple[list[_Pair], tuple[set[str], set[str]]]
-"""A batch's signatures, and the command rules seen deciding with another source on each
-side (see :func:`_signatures`)."""
-
-
-def _signatures(sides: Sides, payload: tuple[str, list[tuple[Command, str]]]) -> _Signed:
+def _signatures(
+    sides: Sides, payload: tuple[str, list[tuple[Command, str]]]
+) -> tuple[list[_Pair], tuple[set[str], set[str]]]:
     """Both sides' signatures of a batch of commands (each with its text), and the command
     rules seen deciding with another source on each side (``_Side.foreign``)."""
     tool, commands = payload
     left, right = (_Side(policy, tool, policy.compiled.rules) for policy in sides)
     return _pairs(left, right, commands), (left.foreign, right.foreign)
+
+
+_Early = tuple[_Pair, tuple[frozenset[str], frozenset[str]]]
+"""A command's signatures decided ahead, and the command rules its lines showed deciding with
+another source on each side (``_Side.foreign``): kept only if the command is taken."""
+
+
+def _each_signed(sides: Sides, payload: tuple[str, list[tuple[Command, str]]]) -> list[_Early]:
+    """Both sides' signatures of each of a batch of commands, each with the command rules
+    it showed deciding with another source (work ahead, which may go unused)."""
+    tool, commands = payload
+    left, right = (_Side(policy, tool, policy.compiled.rules) for policy in sides)
+    out: list[_Early] = []
+    for command, text in commands:
+        pair = (left.signature(command, text), right.signature(command, text))
+        out.append((pair, (frozenset(left.foreign), frozenset(right.foreign))))
+        left.foreign.clear()
+        right.foreign.clear()
+    return out
+
+
+def _background(command: Command) -> Command:
+    """``command``'s words alone, run in the background: as :meth:`CommandSearch._join`
+    decides a part outside the plain subset."""
+    return Command(
+        command.read_words, background=True, hidden=command.hidden, shaped=command.shaped
+    )
 
 
 def _pairs(left: _Side, right: _Side, commands: Iterable[tuple[Command, str]]) -> list[_Pair]:
@@ -428,12 +452,13 @@ class CommandSearch:
         self.texts = _Texts()
         self.read = _Read(self.texts)
         self.filed: dict[str, _Pair] = {}
-        # The first batch (``first_batch``), what the hand decided of it ahead (``begin``), and
-        # those decisions once collected, each taken when its command is first signed.
+        # The first batch (``first_batch``); the commands the hand decides ahead, each batch
+        # with its work (``_ahead``), and those decisions once collected, each taken when its
+        # command is signed.
         self.first: list[Command] | None = None
         self.occurring: list[Command] = []
-        self.pending: Pending[list[_Signed]] | None = None
-        self.early: dict[Command, _Pair] = {}
+        self.aheads: list[tuple[list[Command], Pending[list[list[_Early]]]]] = []
+        self.early: dict[Command, _Early] = {}
         # The workspace root, where an absolute path in it is decided as the relative one
         # (``file_twin``); ``None`` where it may not be.
         root = policies[0].workspace
@@ -465,13 +490,23 @@ class CommandSearch:
             self._keep(command, pair)
 
     def _signed(self, commands: Sequence[Command]) -> list[_Pair]:
-        """Both sides' signatures of ``commands``: those decided ahead as they were, the
-        others now."""
+        """Both sides' signatures of ``commands``: those decided ahead as they were (with
+        the command rules they saw deciding with another source), the others now."""
         early = self.early
         if not early:
             return self._shared(commands)
         rest = iter(self._shared([command for command in commands if command not in early]))
-        return [early[command] if command in early else next(rest) for command in commands]
+        out: list[_Pair] = []
+        for command in commands:
+            found = early.get(command)
+            if found is None:
+                out.append(next(rest))
+                continue
+            pair, foreign = found
+            self.sides[0].foreign |= foreign[0]
+            self.sides[1].foreign |= foreign[1]
+            out.append(pair)
+        return out
 
     def _shared(self, commands: Sequence[Command]) -> list[_Pair]:
         """Both sides' signatures of ``commands``; a share of a large batch by the hand."""
@@ -600,27 +635,27 @@ class CommandSearch:
 
     def begin(self) -> None:
         """Have the hand decide the first batch of commands ahead (a twin: while this
-        process does other work, until :meth:`collect`); :meth:`regions` takes what it
-        decided and decides the rest as ever."""
-        batch = self.first_batch()
-        if not self.hand.parallel or len(batch) < BATCH or self.pending is not None:
+        process does other work); :meth:`regions` takes what it decided and decides the
+        rest as ever."""
+        self._ahead(self.first_batch())
+
+    def _ahead(self, commands: list[Command]) -> None:
+        """Have the hand decide ``commands`` ahead, a chunk at a time, until
+        :meth:`_collect` (a twin: while this process does other work; none here)."""
+        if not self.hand.parallel or len(commands) < BATCH:
             return
         tool = self.sides[0].tool
-        texts = [(command, self.texts[command]) for command in batch]
+        texts = [(command, self.texts[command]) for command in commands]
         chunks = [(tool, texts[i : i + AHEAD_CHUNK]) for i in range(0, len(texts), AHEAD_CHUNK)]
-        self.pending = self.hand.ahead(_signatures, chunks)
+        self.aheads.append((commands, self.hand.ahead(_each_signed, chunks)))
 
-    def collect(self) -> None:
-        """End the work ahead (the hand may then take other work ahead) and keep what it
-        decided, the first commands of the batch."""
-        if self.pending is None:
-            return
-        done, self.pending = self.pending.result(), None
-        pairs = [pair for chunk, _ in done for pair in chunk]
-        for _, foreign in done:
-            self.sides[0].foreign |= foreign[0]
-            self.sides[1].foreign |= foreign[1]
-        self.early.update(zip(self.first_batch(), pairs, strict=False))
+    def _collect(self) -> None:
+        """End the work ahead and keep what it decided (the first commands of each batch):
+        each is taken when its command is signed."""
+        for commands, pending in self.aheads:
+            done = [item for chunk in pending.result() for item in chunk]
+            self.early.update(zip(commands, done, strict=False))
+        self.aheads.clear()
 
     def first_batch(self) -> list[Command]:
         """Each deny or ask pattern's occurrences, and each of their words as a neutral
@@ -648,7 +683,7 @@ class CommandSearch:
     def regions(self, reads: Iterable[str], writes: Iterable[str]) -> list[CommandRegion]:
         """Every region of the tool's command line; ``reads`` and ``writes`` are witnesses
         of every region of a read and a write path."""
-        self.collect()
+        self._collect()
         self.prefetch(self.first_batch())
         occurring = self.occurring
         self.prefetch(self._as_targets(occurring))
@@ -691,6 +726,11 @@ class CommandSearch:
             Command((self.neutral, word))
             for word in sorted(self.words)
             if word != _WILDCARD and not is_option(word)
+        )
+        # The background lines of the parts known by now (``_join`` decides those of every
+        # part), decided ahead while the allow words are searched.
+        self._ahead(
+            [c for c in dict.fromkeys(map(_background, self.parts.values())) if c not in self.cache]
         )
         for allow, _ in self.allows:
             for choice in allow.alternatives[1:]:
@@ -1060,11 +1100,9 @@ class CommandSearch:
         # commands covers it; the files its redirections write are decided, then every word
         # as what a program may write; its deny and ask hits stay.
         hidden: dict[_Pair, Command] = {}
-        words = [
-            Command(c.read_words, background=True, hidden=c.hidden, shaped=c.shaped)
-            for _, c in parts
-        ]
+        words = [_background(c) for _, c in parts]
         unique = list(dict.fromkeys(words))  # ``w P``, ``w < P``, ``w > P``: one ``w P &``
+        self._collect()
         signed = dict(zip(unique, self._signed(unique), strict=True))
         for ((a, b), command), word in zip(parts, words, strict=True):
             alone_a, alone_b = signed[word]

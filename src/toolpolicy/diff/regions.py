@@ -163,8 +163,6 @@ def argument_regions(
     for index in sorted(range(len(definitions)), key=searched.__getitem__):
         d = definitions[index]
         if searched[index] and early is not None and not told:
-            for search in searches.values():
-                search.collect()  # the twin's work ahead is now the other tools' regions
             early([region for regions in found.values() for region in regions])
             told = True
         rules = (_applicable(left, d), _applicable(right, d))

@@ -9,9 +9,9 @@ finds the line already read (``compile.commands`` keeps the lines it read), whic
 first read for both — splitting the work by side instead would read every line twice.
 
 Work sent *ahead* (:meth:`Here.ahead`) is done by the twin, a chunk at a time, between the
-pieces of work sent meanwhile, which go first: it fills the time the twin would wait while
-this process searches alone. Asked for, it stops and gives the chunks done so far; the rest
-is for the caller to share out again.
+pieces of work sent meanwhile, which go first, and after the work ahead sent before it: it
+fills the time the twin would wait while this process searches alone. Asked for, it stops
+and gives the chunks done so far; the rest is for the caller to share out again.
 
 Elsewhere (no ``fork``, several threads, a small diff), or when the twin fails, the same
 work runs here: :class:`Here` has the same interface and the report is the same either way
@@ -96,8 +96,8 @@ class Here:
 
 
 _WORK, _AHEAD, _COLLECT = "work", "ahead", "collect"
-"""What the twin is sent: work to answer now; work ahead (no answer); the request for the
-work ahead's results so far (which ends it)."""
+"""What the twin is sent: work to answer now; work ahead (numbered; no answer); the request
+for a work ahead's results so far (by its number; which ends it)."""
 
 
 class Twin(Here):
@@ -129,9 +129,11 @@ class Twin(Here):
         self._inbox = parent_reads
         self._outbox = parent_writes
         # One answer awaited at a time: a second piece of work in flight could fill both
-        # pipes. Work ahead awaits no answer until it is collected.
+        # pipes. Work ahead awaits no answer until it is collected: the works ahead not
+        # collected yet, by number.
         self._busy = False
-        self._ahead = False
+        self._aheads: set[int] = set()
+        self._posted = 0
 
     def send(self, work: Work[P, R], payload: P) -> Pending[R]:
         """``work(sides, payload)`` in the twin; here if the twin is gone."""
@@ -142,20 +144,22 @@ class Twin(Here):
 
     def ahead(self, work: Work[P, R], chunks: Sequence[P]) -> Pending[list[R]]:
         """See :meth:`Here.ahead`: in the twin, one chunk at a time, each once the work
-        sent before it is answered; none if the twin is gone or has work ahead already."""
+        sent before it is answered, after the work ahead sent before it; none if the twin
+        is gone."""
+        number = self._posted
         if (
             self._pid is None
             or self._busy
-            or self._ahead
-            or not self._post((_AHEAD, work, list(chunks)))
+            or not self._post((_AHEAD, work, (number, list(chunks))))
         ):
             return super().ahead(work, chunks)
-        self._ahead = True
-        return Pending(self._collect)
+        self._posted += 1
+        self._aheads.add(number)
+        return Pending(lambda: self._collect(number))
 
-    def _collect(self) -> list[R]:
-        self._ahead = False
-        if self._pid is None or self._busy or not self._post((_COLLECT, None, None)):
+    def _collect(self, number: int) -> list[R]:
+        self._aheads.discard(number)
+        if self._pid is None or self._busy or not self._post((_COLLECT, None, number)):
             return []
         self._busy = True
         return self._answer(list)
@@ -186,7 +190,7 @@ class Twin(Here):
         if self._pid is None:
             return
         pid, self._pid = self._pid, None
-        if self._busy or self._ahead:  # left mid-work (an error here): no answer is wanted
+        if self._busy or self._aheads:  # left mid-work (an error here): no answer is wanted
             os.kill(pid, signal.SIGKILL)
         for fd in (self._outbox, self._inbox):
             with contextlib.suppress(OSError):
@@ -236,14 +240,15 @@ class _Ahead:
 
 
 def _serve(sides: Sides, inbox: int, outbox: int) -> None:
-    """The twin's loop: read work, do it, answer; between two messages, a chunk of the work
-    ahead; exit when the pipe closes."""
+    """The twin's loop: read work, do it, answer; between two messages, a chunk of the
+    oldest work ahead with chunks left; exit when the pipe closes."""
     code = 0
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-        ahead: _Ahead | None = None
+        aheads: dict[int, _Ahead] = {}  # by number, oldest first
         while True:
-            if ahead is not None and ahead.left and not _waiting(inbox):
+            ahead = next((a for a in aheads.values() if a.left), None)
+            if ahead is not None and not _waiting(inbox):
                 ahead.step(sides)
                 continue
             try:
@@ -251,12 +256,13 @@ def _serve(sides: Sides, inbox: int, outbox: int) -> None:
             except EOFError:
                 break
             if kind == _AHEAD:
-                ahead = _Ahead(work, payload)
+                number, chunks = payload
+                aheads[number] = _Ahead(work, chunks)
                 continue
             try:
                 if kind == _COLLECT:  # what is done so far; the rest is the parent's
-                    value = ahead.results if ahead is not None else []
-                    ahead = None
+                    done = aheads.pop(payload, None)
+                    value = done.results if done is not None else []
                 else:
                     value = work(sides, payload)
                 answer = pickle.dumps((True, value), pickle.HIGHEST_PROTOCOL)
