@@ -158,7 +158,7 @@ def argument_regions(
     cache: dict[Hashable, list[_Found]] = {}
     everything = ({r.order: r for r in _all(left)}, {r.order: r for r in _all(right)})
     searched = [_searches_commands(d) for d in definitions]
-    searches: dict[Hashable, CommandSearch] = {}
+    searches = _CommandSearches(left, right, definitions, hand)
     told = early is None  # whether ``early`` was given the other tools' regions
     for index in sorted(range(len(definitions)), key=searched.__getitem__):
         d = definitions[index]
@@ -169,13 +169,8 @@ def argument_regions(
         orders = _orders(rules)
         argument: str | None
         if (d.path_argument is not None or searched[index]) and paths is None:
-
-            def begun() -> Callable[[], None]:
-                searches.update(_command_searches(left, right, definitions, hand))
-                return lambda: _begin(searches.values())
-
             paths = _PathSearch(
-                (left, right), protected, shared, left.workspace, home, hand, beside=begun
+                (left, right), protected, shared, left.workspace, home, hand, beside=searches
             )
         if d.path_argument is not None:
             assert paths is not None
@@ -198,7 +193,7 @@ def argument_regions(
                         region.right,
                         region.special,
                     )
-                    for region in searches[key].regions(reads, writes)
+                    for region in searches.found[key].regions(reads, writes)
                 ]
         else:
             argument = None
@@ -227,29 +222,38 @@ def _orders(rules: _Rules) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(r.order for r in rules[0]), tuple(r.order for r in rules[1])
 
 
-def _begin(searches: Iterable[CommandSearch]) -> None:
-    """Begin each search's first batch (see :meth:`CommandSearch.begin`)."""
-    for search in searches:
-        search.begin()
+class _CommandSearches:
+    """The search of each command tool's regions, one for each set of rules (by its key),
+    made beside the path search: :meth:`prepare` while the twin ends its share of it,
+    :meth:`begin` as soon as that share is in (see :meth:`CommandSearch.begin`)."""
 
+    def __init__(
+        self,
+        left: ToolPolicy,
+        right: ToolPolicy,
+        definitions: Sequence[ToolDefinition],
+        hand: Here | None,
+    ) -> None:
+        self.sides = (left, right)
+        self.definitions = definitions
+        self.hand = hand
+        self.found: dict[Hashable, CommandSearch] = {}
 
-def _command_searches(
-    left: ToolPolicy,
-    right: ToolPolicy,
-    definitions: Sequence[ToolDefinition],
-    hand: Here | None,
-) -> dict[Hashable, CommandSearch]:
-    """The search of each command tool's regions (one for each set of rules), its first
-    batch worked out (see :meth:`CommandSearch.begin`)."""
-    out: dict[Hashable, CommandSearch] = {}
-    for d in definitions:
-        if _searches_commands(d):
-            rules = (_applicable(left, d), _applicable(right, d))
-            key = ("command", _orders(rules))
-            if key not in out:
-                out[key] = search = CommandSearch((left, right), d.name, rules, hand)
-                search.first_batch()
-    return out
+    def prepare(self) -> None:
+        """Make each search and work out its first batch."""
+        left, right = self.sides
+        for d in self.definitions:
+            if _searches_commands(d):
+                rules = (_applicable(left, d), _applicable(right, d))
+                key = ("command", _orders(rules))
+                if key not in self.found:
+                    self.found[key] = CommandSearch(self.sides, d.name, rules, self.hand)
+                    self.found[key].first_batch()
+
+    def begin(self) -> None:
+        """Have each search's first batch decided ahead."""
+        for search in self.found.values():
+            search.begin()
 
 
 def _searches_commands(d: ToolDefinition) -> bool:
@@ -351,10 +355,10 @@ class _PathSearch:
         root: str,
         home: str,
         hand: Here | None = None,
-        beside: Callable[[], Callable[[], None]] | None = None,
+        beside: _CommandSearches | None = None,
     ) -> None:
-        """``beside`` is other work of this process: called once its own share is searched,
-        and what it returns once the twin's share is in (before the two are merged)."""
+        """``beside`` is prepared once this process's share is searched, and begun once
+        the twin's share is in (before the two are merged)."""
         home = home if home not in ("", "/") else ""
         inputs = _Inputs(tuple(protected), shared, root, home)
         # With a twin, it searches the absolute paths and a share of the relative ones
@@ -368,15 +372,17 @@ class _PathSearch:
         alphabet, top = work.alphabet, self.root + len(self.specials)
         if pending is not None:
             here = _relative(work, _HERE)
-            then = beside() if beside is not None else None
+            if beside is not None:
+                beside.prepare()
             absolute, there = pending.result()
-            if then is not None:
-                then()
+            if beside is not None:
+                beside.begin()
             relative = merged((here, there), PathDomain(alphabet))
         else:
             relative, absolute = _relative(work, None), _absolute(work)
             if beside is not None:
-                beside()()
+                beside.prepare()
+                beside.begin()
         found = [
             *(
                 (matched, alphabet.text(symbols) or ROOT_PATH, False)
