@@ -12,11 +12,11 @@ or failed write raises.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from _thread import allocate_lock  # threading.Lock itself, without importing threading
 from collections.abc import Mapping
+from fcntl import LOCK_EX, LOCK_UN, flock
 
 from ..core.errors import AuditError, AuditFileError
 from ..core.json_text import encoder, string_literal
@@ -151,7 +151,7 @@ class JsonlAuditSink:
             if fd is None:
                 raise AuditError("audit file is closed")
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                flock(fd, LOCK_EX)
                 try:
                     end = os.lseek(fd, 0, os.SEEK_END)
                     if end == self._end:
@@ -168,7 +168,7 @@ class JsonlAuditSink:
                     if self._fsync:
                         os.fsync(fd)
                 finally:
-                    fcntl.flock(fd, fcntl.LOCK_UN)
+                    flock(fd, LOCK_UN)
             except OSError as exc:
                 raise AuditError(f"cannot write audit file {self._path}: {exc.strerror}") from None
             self._prev = line_hash(data)
