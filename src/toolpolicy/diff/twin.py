@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Generic, TypeVar
 
+from ..core.forked import can_fork, received, send_all
 from ..engine.selection import ToolPolicy
 
 __all__ = ["Here", "Pending", "Sides", "Twin", "second_hand"]
@@ -167,7 +168,7 @@ class Twin(Here):
     def _post(self, message: tuple[str, object, object]) -> bool:
         """Send ``message``; ``False`` (and the twin ended) if it cannot be."""
         try:
-            _send_all(self._outbox, pickle.dumps(message, pickle.HIGHEST_PROTOCOL))
+            send_all(self._outbox, pickle.dumps(message, pickle.HIGHEST_PROTOCOL))
         except OSError:
             self.close()
             return False
@@ -175,7 +176,7 @@ class Twin(Here):
 
     def _answer(self, here: Callable[[], R]) -> R:
         try:
-            ok, value = pickle.loads(_received(self._inbox))
+            ok, value = pickle.loads(received(self._inbox))
         except (OSError, EOFError, pickle.UnpicklingError):
             ok, value = False, None
         self._busy = False
@@ -200,21 +201,12 @@ class Twin(Here):
 
 def second_hand(sides: Sides, *, fork: bool) -> Here:
     """A :class:`Twin` for ``sides`` when ``fork`` is asked and possible, else :class:`Here`."""
-    if fork and _can_fork():
+    if fork and can_fork():
         try:
             return Twin(sides)
         except OSError:
             pass
     return Here(sides)
-
-
-def _can_fork() -> bool:
-    """``fork`` exists and this process runs no second thread (a fork copies only the
-    calling thread: a lock another thread holds would stay held in the twin)."""
-    if not hasattr(os, "fork"):
-        return False
-    threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
 
 
 class _Ahead:
@@ -252,7 +244,7 @@ def _serve(sides: Sides, inbox: int, outbox: int) -> None:
                 ahead.step(sides)
                 continue
             try:
-                kind, work, payload = pickle.loads(_received(inbox))
+                kind, work, payload = pickle.loads(received(inbox))
             except EOFError:
                 break
             if kind == _AHEAD:
@@ -268,7 +260,7 @@ def _serve(sides: Sides, inbox: int, outbox: int) -> None:
                 answer = pickle.dumps((True, value), pickle.HIGHEST_PROTOCOL)
             except Exception:  # the parent does the work itself
                 answer = pickle.dumps((False, None))
-            _send_all(outbox, answer)
+            send_all(outbox, answer)
     except BaseException:
         code = 1
     finally:
@@ -278,27 +270,3 @@ def _serve(sides: Sides, inbox: int, outbox: int) -> None:
 def _waiting(fd: int) -> bool:
     """Whether a message (or the pipe's end) waits on ``fd``."""
     return bool(select.select([fd], [], [], 0)[0])
-
-
-def _send_all(fd: int, data: bytes) -> None:
-    """``data``, framed by its length, written whole to ``fd``."""
-    view = memoryview(len(data).to_bytes(8, "big") + data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _received(fd: int) -> bytes:
-    """The next framed message on ``fd``; ``EOFError`` at the pipe's end."""
-    size = int.from_bytes(_exactly(fd, 8), "big")
-    return _exactly(fd, size)
-
-
-def _exactly(fd: int, size: int) -> bytes:
-    chunks: list[bytes] = []
-    while size:
-        chunk = os.read(fd, min(size, 1 << 20))
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)

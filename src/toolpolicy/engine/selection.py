@@ -442,10 +442,23 @@ def gather_sources(
     policies: Sequence[PathLike] = (),
     presets: PathLike | None = None,
 ) -> PolicySources:
-    """Read and validate every document of a selection (this is where the loaders run)."""
+    """Read and validate every document of a selection (this is where the loaders run).
+
+    The policies of a large selection (:data:`BESIDE_BYTES`) are read in two halves at
+    once: the second by a forked copy of this process, where one can be made
+    (:class:`~toolpolicy.core.forked.Beside`). The documents, their order and any error
+    are those of reading them one after another."""
     base, layers = _select_profile(profile)
-    for path in policies:
-        layers.extend(_policy_layers(layer_path(path), base))
+    paths = [layer_path(path) for path in policies]
+    half = _half(paths)
+    if half is None:
+        layers += _layers(paths, base)
+    else:
+        from ..core.forked import Beside  # a large selection only: not on the hook's way
+
+        with Beside(lambda: _layers(paths[half:], base)) as rest:
+            layers += _layers(paths[:half], base)
+            layers += rest.result()
     return PolicySources(
         profile=builtin_profile_source(base.name),
         layers=tuple(layers),
@@ -553,6 +566,37 @@ def _select_profile(profile: str | CompiledProfile) -> tuple[CompiledProfile, li
             f"unknown profile: {profile} (built-in: {known}, or a policy file)"
         )
     return _chain(profile, None)
+
+
+BESIDE_BYTES = 1 << 20
+"""From this many bytes of policy files on (about 12,000 rules), a selection's policies are
+read in two halves at once (measured on 100,000 rules in 20 files: 3.5 s one after another;
+a half 1.8 s, and 0.2 s to send the documents of a half across)."""
+
+
+def _half(paths: Sequence[PathLike]) -> int | None:
+    """Where :data:`BESIDE_BYTES` or more of policy files split in two halves by size (the
+    first paths up to there, the rest after); ``None`` for a smaller selection."""
+    sizes = []
+    for path in paths:
+        try:
+            sizes.append(os.stat(path).st_size)
+        except OSError:
+            sizes.append(0)  # reading it reports the problem
+    total = sum(sizes)
+    if len(paths) < 2 or total < BESIDE_BYTES:
+        return None
+    seen = 0
+    for index, size in enumerate(sizes):
+        seen += size
+        if 2 * seen >= total:
+            return max(1, min(index + 1, len(paths) - 1))
+    return len(paths) - 1  # pragma: no cover - the sizes add up to the total
+
+
+def _layers(paths: Sequence[PathLike], base: CompiledProfile) -> list[SourceDocument]:
+    """The documents of every policy at ``paths``, in order (see :func:`_policy_layers`)."""
+    return [document for path in paths for document in _policy_layers(path, base)]
 
 
 def _policy_layers(path: PathLike, base: CompiledProfile) -> list[SourceDocument]:
