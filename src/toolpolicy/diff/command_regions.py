@@ -286,24 +286,15 @@ class _Side:
         return SideSignature(deny, ask, frozenset(allow), None, None, file_deny, file_ask)
 
 
-def _signatures(
-    sides: Sides, payload: tuple[str, list[tuple[Command, str]]]
-) -> tuple[list[_Pair], tuple[set[str], set[str]]]:
-    """Both sides' signatures of a batch of commands (each with its text), and the command
-    rules seen deciding with another source on each side (``_Side.foreign``)."""
-    tool, commands = payload
-    left, right = (_Side(policy, tool, policy.compiled.rules) for policy in sides)
-    return _pairs(left, right, commands), (left.foreign, right.foreign)
-
-
 _Early = tuple[_Pair, tuple[frozenset[str], frozenset[str]]]
-"""A command's signatures decided ahead, and the command rules its lines showed deciding with
-another source on each side (``_Side.foreign``): kept only if the command is taken."""
+"""A command's signatures decided in the twin, and the command rules it showed deciding with
+another source on each side (``_Side.foreign``): counted only once the command is taken."""
 
 
 def _each_signed(sides: Sides, payload: tuple[str, list[tuple[Command, str]]]) -> list[_Early]:
-    """Both sides' signatures of each of a batch of commands, each with the command rules
-    it showed deciding with another source (work ahead, which may go unused)."""
+    """Both sides' signatures of each of a batch of commands (each with its text), each with
+    the command rules it showed deciding with another source: the twin's work (ahead, it
+    may go unused)."""
     tool, commands = payload
     left, right = (_Side(policy, tool, policy.compiled.rules) for policy in sides)
     out: list[_Early] = []
@@ -496,17 +487,15 @@ class CommandSearch:
         if not early:
             return self._shared(commands)
         rest = iter(self._shared([command for command in commands if command not in early]))
-        out: list[_Pair] = []
-        for command in commands:
-            found = early.get(command)
-            if found is None:
-                out.append(next(rest))
-                continue
-            pair, foreign = found
-            self.sides[0].foreign |= foreign[0]
-            self.sides[1].foreign |= foreign[1]
-            out.append(pair)
-        return out
+        return [self._taken(early[c]) if c in early else next(rest) for c in commands]
+
+    def _taken(self, found: _Early) -> _Pair:
+        """A command's signatures decided in the twin, now taken: with the command rules it
+        saw deciding with another source."""
+        pair, foreign = found
+        self.sides[0].foreign |= foreign[0]
+        self.sides[1].foreign |= foreign[1]
+        return pair
 
     def _shared(self, commands: Sequence[Command]) -> list[_Pair]:
         """Both sides' signatures of ``commands``; a share of a large batch by the hand."""
@@ -516,12 +505,9 @@ class CommandSearch:
         # The twin's share ends as the share this process keeps (``kept``) does.
         kept = self.hand.kept(len(batch))
         left, right = self.sides
-        pending = self.hand.send(_signatures, (left.tool, batch[kept:]))
+        pending = self.hand.send(_each_signed, (left.tool, batch[kept:]))
         here = _pairs(left, right, batch[:kept])
-        there, foreign = pending.result()
-        left.foreign |= foreign[0]
-        right.foreign |= foreign[1]
-        return here + there
+        return here + [self._taken(found) for found in pending.result()]
 
     def _keep(self, command: Command, pair: _Pair) -> None:
         """``command`` decided as ``pair``: a part, unless a shorter one decides alike."""
