@@ -50,20 +50,20 @@ def record_json(record: AuditRecord) -> str:
     A record without arguments or extra fields (the gate's, by default) is written field by
     field, without building the dict first; the result is the same text (a test proves it).
     """
-    if record.arguments is not None or record.extra:
+    # One unpacking, not a field look-up each: this runs for every audited call.
+    (ts, session, call, tool, effect, behavior, source, reason, matched, preset, sandbox,
+     approval, outcome, digest, arguments, extra) = record  # fmt: skip
+    if arguments is not None or extra:
         return _LINE(record.to_json())
     s = string_literal
-    matched = record.matched_rules
     rules = ",".join([s(rule) for rule in matched]) if matched else ""
-    outcome = record.approval_outcome
     return (
-        f'{{"ts":{s(record.ts)},"session_id":{s(record.session_id)},'
-        f'"call_id":{s(record.call_id)},"tool":{s(record.tool)},"effect":{s(record.effect)},'
-        f'"behavior":{s(record.behavior)},"source":{s(record.source)},'
-        f'"reason":{s(record.reason)},"matched_rules":[{rules}],"preset":{s(record.preset)},'
-        f'"sandbox":{s(record.sandbox)},"approval":{s(record.approval)},'
+        f'{{"ts":{s(ts)},"session_id":{s(session)},"call_id":{s(call)},"tool":{s(tool)},'
+        f'"effect":{s(effect)},"behavior":{s(behavior)},"source":{s(source)},'
+        f'"reason":{s(reason)},"matched_rules":[{rules}],"preset":{s(preset)},'
+        f'"sandbox":{s(sandbox)},"approval":{s(approval)},'
         f'"approval_outcome":{"null" if outcome is None else s(outcome)},'
-        f'"arguments_sha256":{s(record.arguments_sha256)}}}'
+        f'"arguments_sha256":{s(digest)}}}'
     )
 
 

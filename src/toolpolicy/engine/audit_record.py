@@ -43,20 +43,23 @@ def decision_record(
     """The record of one final decision, under the knobs it was decided with (the gate
     passes its arguments by position: keywords cost it on every call)."""
     # Positional, in ``AuditRecord``'s field order: keywords cost the gate half a microsecond
-    # on every call. str() of a StrEnum is its value, without the enum property's cost.
+    # on every call; the decision and the knobs unpacked once, not read field by field.
+    # str() of a StrEnum is its value, without the enum property's cost.
+    behavior, reason, source, mode = decision
+    sandbox, approval, preset = knobs
     return AuditRecord(
         utc_now(),
         session_id,
         call_id,
         tool,
         effect,
-        decision.behavior.label,
-        decision.source,
-        decision.reason,
+        behavior.label,
+        source,
+        reason,
         matched_rules,
-        knobs.preset,
-        str(decision.sandbox or knobs.sandbox),
-        str(knobs.approval),
+        preset,
+        str(mode or sandbox),
+        str(approval),
         str(approval_outcome) if approval_outcome is not None else None,
         arguments_sha256(_plain_dict(arguments)),
         _redacted(arguments) if include_arguments else None,

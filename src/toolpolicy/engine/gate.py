@@ -172,19 +172,20 @@ class Gate:
             self._record(request, refusal)
 
     def _record(self, request: PermissionRequest, final: GateDecision) -> None:
-        # Positional, and the definition read once: this runs on every call.
-        definition, evaluation = request.definition, final.evaluation
+        # Positional, the definition read once and the decision unpacked: every call.
+        definition = request.definition
+        decision, evaluation, outcome = final
         record = decision_record(
             self._session_id,
             request.prepared.call.id,
             definition.name,
             definition.effect,
-            final.decision,
+            decision,
             evaluation.knobs,
             evaluation.matched_rules,
             request.arguments,
             self._include_arguments,
-            final.approval_outcome,
+            outcome,
         )
         for sink in self._audit:
             sink.record(record)
