@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -54,3 +55,35 @@ def test_timestamps_within_one_second_share_its_text_and_keep_microseconds() -> 
     first, second = utc_now(), utc_now()
     assert len(first) == len(second) == len("2026-01-01T00:00:00.000000Z")
     assert first <= second or first[:19] != second[:19]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    instants=st.lists(
+        st.integers(min_value=0, max_value=253_402_300_797 * 10**9),  # up to year 9999
+        min_size=1,
+        max_size=8,
+    ),
+    nearby=st.lists(st.integers(min_value=-2_000_000_000, max_value=2_000_000_000), max_size=8),
+)
+def test_every_timestamp_is_the_instant_in_utc_in_any_order(
+    instants: list[int], nearby: list[int]
+) -> None:
+    # The second's text is kept between calls: instants in the same second, the next, the
+    # one before and far apart must each read as themselves.
+    import time
+    from datetime import datetime, timedelta
+
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    edge = (instants[0] // 10**9 + 1) * 10**9  # the first nanosecond of the next second
+    calls = [*instants, *(max(0, instants[0] + step) for step in nearby), edge - 1, edge]
+    real = time.time_ns
+    try:
+        for ns in calls:
+            time.time_ns = lambda ns=ns: ns  # type: ignore[misc]
+            expected = (epoch + timedelta(microseconds=ns // 1000)).strftime(
+                "%Y-%m-%dT%H:%M:%S.%fZ"
+            )
+            assert utc_now() == expected, ns
+    finally:
+        time.time_ns = real

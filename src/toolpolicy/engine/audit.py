@@ -77,21 +77,24 @@ def arguments_sha256(arguments: Mapping[str, object]) -> str:
     return sha256(_CANONICAL(arguments).encode("utf-8")).hexdigest()
 
 
-# The formatted second of the last timestamp: calls within one second format only the
-# microseconds. One tuple, replaced whole, so threads never see a torn pair.
+# The last timestamp's second (its first microsecond since the epoch) and its text with a
+# place for the microseconds: calls within one second format only those. One tuple, replaced
+# whole, so threads never see a torn pair.
 _SECOND: tuple[int, str] = (-1, "")
 
 
 def utc_now() -> str:
     """An RFC 3339 UTC timestamp with microseconds."""
     global _SECOND
-    seconds, micros = divmod(time.time_ns() // 1000, 1_000_000)
-    second, text = _SECOND
-    if second != seconds:
+    micros = time.time_ns() // 1000
+    start, template = _SECOND
+    if not 0 <= micros - start < 1_000_000:
+        start = micros - micros % 1_000_000
         # time.strftime instead of datetime: the hook imports this module on every tool call.
-        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
-        _SECOND = (seconds, text)
-    return f"{text}.{micros:06d}Z"
+        second = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(start // 1_000_000))
+        template = second + ".%06dZ"
+        _SECOND = (start, template)
+    return template % (micros - start)
 
 
 class TerminalAuditSink:
