@@ -19,6 +19,7 @@ from typing import TypeVar
 
 import pytest
 
+from processes import alive
 from toolpolicy.diff import generate_probes, render_json
 from toolpolicy.diff.compare import Ahead, compare
 from toolpolicy.diff.run import TWIN_RULES
@@ -59,14 +60,6 @@ def _rules(count: int, flip: bool) -> list[dict[str, object]]:
 
 def _pid_of(hand: Here) -> int | None:
     return hand._pid if isinstance(hand, Twin) else None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def _child_pid(sides: Sides, payload: int) -> int:
@@ -144,7 +137,7 @@ def test_the_twin_gives_the_report_one_process_gives(tmp_path: Path) -> None:
         twinned, pid = _report(left, right, ws.root, fork=True)
     assert no_pid is None
     assert pid is not None and pid != os.getpid()
-    assert not _alive(pid), "the twin outlived the diff"
+    assert not alive(pid), "the twin outlived the diff"
     assert twinned == alone
     document = json.loads(twinned)
     assert document["verdict"] == "incomparable"
@@ -158,7 +151,7 @@ def test_work_runs_in_the_twin_and_the_twin_ends_when_closed(tmp_path: Path) -> 
         assert pending.result() == pid  # asked again: the same answer, nothing read twice
         assert hand.send(_child_pid, 1).result() == pid + 1  # the same twin serves on
         hand.close()
-        assert not _alive(pid)
+        assert not alive(pid)
         assert hand.send(_child_pid, 0).result() == os.getpid()  # closed: done here
 
 
@@ -166,7 +159,7 @@ def test_work_the_twin_fails_is_done_here_and_the_twin_ends(tmp_path: Path) -> N
     with _p03_twin() as (hand, pid):
         assert hand.send(_fails_in_a_child, os.getpid()).result() == "done here"
         assert _pid_of(hand) is None
-        assert not _alive(pid)
+        assert not alive(pid)
         assert hand.send(_child_pid, 0).result() == os.getpid()
 
 
@@ -218,7 +211,7 @@ def test_work_ahead_stops_at_a_failing_chunk(tmp_path: Path) -> None:
         pending = hand.ahead(_fails_on_three, list(range(10)))
         time.sleep(0.2)
         assert pending.result() == [0, 1, 2]  # what came before it; the rest is the caller's
-        assert _pid_of(hand) == pid and _alive(pid)
+        assert _pid_of(hand) == pid and alive(pid)
 
 
 def test_work_ahead_of_a_dead_twin_is_none(tmp_path: Path) -> None:

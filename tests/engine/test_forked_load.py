@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from processes import alive
 from toolpolicy import load
 from toolpolicy.core.errors import PolicyLoadError
 from toolpolicy.core.forked import Beside
@@ -19,14 +20,6 @@ from toolpolicy.engine import selection
 from toolpolicy.engine.selection import gather_sources
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def _policies(folder: Path, files: int, rules: int) -> list[str]:
@@ -70,8 +63,8 @@ def test_a_failing_copy_leaves_the_work_to_this_process() -> None:
 def test_leaving_the_block_ends_a_copy_still_at_work() -> None:
     with Beside(lambda: time.sleep(30)) as copy:
         pid = copy._pid
-        assert pid is not None and _alive(pid)
-    assert not _alive(pid)
+        assert pid is not None and alive(pid)
+    assert not alive(pid)
 
 
 def test_no_copy_beside_a_second_thread() -> None:
@@ -129,7 +122,7 @@ def test_an_error_in_either_half_is_the_one_read_alone(
     assert f"{paths[broken]}:5:" in str(halves.value)
     if before:  # no copy outlives the load
         left = {p for p in set(os.listdir("/proc")) - before if p.isdigit()}
-        assert not [p for p in left if _alive(int(p)) and _parent(p) == os.getpid()]
+        assert not [p for p in left if alive(int(p)) and _parent(p) == os.getpid()]
 
 
 def _parent(pid: str) -> int:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
+
+from processes import alive
 
 # Killed processes vanish asynchronously; wait this long before calling one a survivor.
 SETTLE_SECONDS = 5.0
 
 
 def _alive_now(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+    if not alive(pid):
         return False
     try:
         # A zombie waiting for a reaper has already been killed.
