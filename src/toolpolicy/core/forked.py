@@ -66,14 +66,13 @@ class Beside(Generic[R]):
     for it (or does it here, see the module docstring). Leaving the ``with`` block ends
     the copy, done or not."""
 
-    def __init__(self, work: Callable[[], R], *, fork: bool = True) -> None:
+    def __init__(self, work: Callable[[], R]) -> None:
         self._work = work
-        self._fork = fork
         self._pid: int | None = None
         self._inbox = -1
 
     def __enter__(self) -> Beside[R]:
-        if self._fork and can_fork():
+        if can_fork():
             with contextlib.suppress(OSError):
                 self._start()
         return self
