@@ -24,7 +24,12 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 
-__all__ = ["TYPE_CHECKING", "NamedTuple", "Protocol"]
+__all__ = ["TYPE_CHECKING", "NamedTuple", "Protocol", "tuple_new"]
+
+tuple_new = tuple.__new__
+"""``tuple_new(Point, (x, y))`` builds a ``NamedTuple`` as the tuple it is, every field given in
+order: where one is built on every call (a request, an audit record), without the Python
+function its own constructor is."""
 
 if TYPE_CHECKING:
     from typing import NamedTuple as NamedTuple

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..core.decision import Decision
-from ..core.lean_typing import TYPE_CHECKING
+from ..core.lean_typing import TYPE_CHECKING, tuple_new
 from ..core.records import AuditRecord
 from ..core.vocabulary import ApprovalOutcome
 from .audit import arguments_sha256, utc_now
@@ -47,23 +47,26 @@ def decision_record(
     # str() of a StrEnum is its value, without the enum property's cost.
     behavior, reason, source, mode = decision
     sandbox, approval, preset = knobs
-    return AuditRecord(
-        utc_now(),
-        session_id,
-        call_id,
-        tool,
-        effect,
-        behavior.label,
-        source,
-        reason,
-        matched_rules,
-        preset,
-        str(mode or sandbox),
-        str(approval),
-        str(approval_outcome) if approval_outcome is not None else None,
-        arguments_sha256(_plain_dict(arguments)),
-        _redacted(arguments) if include_arguments else None,
-        extra,
+    return tuple_new(
+        AuditRecord,
+        (
+            utc_now(),
+            session_id,
+            call_id,
+            tool,
+            effect,
+            behavior.label,
+            source,
+            reason,
+            matched_rules,
+            preset,
+            str(mode or sandbox),
+            str(approval),
+            str(approval_outcome) if approval_outcome is not None else None,
+            arguments_sha256(_plain_dict(arguments)),
+            _redacted(arguments) if include_arguments else None,
+            extra,
+        ),
     )
 
 

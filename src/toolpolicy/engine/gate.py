@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 
 from ..core.decision import Decision
-from ..core.lean_typing import NamedTuple
+from ..core.lean_typing import NamedTuple, tuple_new
 from ..core.protocols import ApprovalRequest, AuditSink
 from ..core.results import ToolResult, tool_error
 from ..core.sha256 import prefer_openssl
@@ -123,7 +123,7 @@ class Gate:
             decision = outcome_decision(result, decision)
         if decision.behavior is not _ALLOW and decision.behavior is not _DENY:
             decision = Decision(Behavior.DENY, "Permission evaluation failed", "default")
-        final = GateDecision(decision, evaluation, outcome)
+        final = tuple_new(GateDecision, (decision, evaluation, outcome))
         self._record(request, final)
         return final
 

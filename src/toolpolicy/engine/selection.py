@@ -15,7 +15,7 @@ from ..compile.policy import CompiledPolicy, CompiledProfile, compile_policy
 from ..compile.source import SourceDocument
 from ..core.decision import Decision
 from ..core.errors import CallRejected, ConfigurationError, PolicyLoadError
-from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple, tuple_new
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
 from ..tools.definitions import builtin_definitions
 from ..tools.protected import ProtectedSet
@@ -160,7 +160,7 @@ class ToolPolicy:
     ) -> PermissionRequest:
         """A permission request for a call; ``CallRejected`` when preparation fails."""
         prepared = self.tools.prepare(
-            ToolCall(call_id, tool, {} if arguments is None else arguments)
+            tuple_new(ToolCall, (call_id, tool, {} if arguments is None else arguments))
         )
         if prepared.error is not None:
             raise CallRejected(

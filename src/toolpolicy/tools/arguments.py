@@ -7,6 +7,7 @@ same spec renders the JSON Schema the model sees, so the two cannot drift.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -37,10 +38,27 @@ class Field(NamedTuple):
     minimum: int | None = None
 
 
+class _Step(NamedTuple):
+    """How ``validate`` reads one field: a string of at most ``plain_limit`` characters is
+    kept as it is (``-1``: no value is, the field is another kind or has choices); any other
+    value is checked against ``field``."""
+
+    name: str
+    required: bool
+    default: object
+    plain_limit: int
+    field: Field
+
+
 class _ArgumentSpecFields(NamedTuple):
     fields: tuple[Field, ...]
     together: tuple[tuple[str, str], ...]
     by_name: Mapping[str, Field]
+    names: frozenset[str]  # every accepted field name
+    steps: tuple[_Step, ...]
+
+
+_MISSING = object()
 
 
 class ArgumentSpec(_ArgumentSpecFields):
@@ -52,37 +70,29 @@ class ArgumentSpec(_ArgumentSpecFields):
         cls, fields: tuple[Field, ...], together: tuple[tuple[str, str], ...] = ()
     ) -> ArgumentSpec:
         by_name = MappingProxyType({f.name: f for f in fields})
-        return super().__new__(cls, tuple(fields), tuple(together), by_name)
-
-    @property
-    def names(self) -> frozenset[str]:
-        """Every accepted field name."""
-        return frozenset(self.by_name)
+        steps = tuple(_Step(f.name, f.required, f.default, _plain_limit(f), f) for f in fields)
+        return super().__new__(
+            cls, tuple(fields), tuple(together), by_name, frozenset(by_name), steps
+        )
 
     def validate(self, raw: object) -> Mapping[str, object]:
         """The validated arguments (defaults filled in), read-only; else ``ArgumentError``."""
         if not isinstance(raw, dict):
             raise ArgumentError("arguments must be a JSON object")
-        if not raw.keys() <= self.by_name.keys():
-            extra = sorted(str(k) for k in raw if k not in self.by_name)
+        if not raw.keys() <= self.names:
+            extra = sorted(str(k) for k in raw if k not in self.names)
             raise ArgumentError(f"unexpected argument: {', '.join(extra)}")
         out: dict[str, object] = {}
-        for spec in self.fields:
-            name = spec.name
-            if name not in raw:
-                if spec.required:
+        get = raw.get
+        for name, required, default, plain_limit, spec in self.steps:
+            value = get(name, _MISSING)
+            if value is _MISSING:
+                if required:
                     raise ArgumentError(f"missing required argument: {name}")
-                if spec.default is not None:
-                    out[name] = spec.default
-                continue
-            value = raw[name]
+                if default is not None:
+                    out[name] = default
             # The common case, a string within its limit and no choices, without a call.
-            if (
-                value.__class__ is str
-                and spec.kind is str
-                and not spec.choices
-                and (spec.max_length is None or len(value) <= spec.max_length)
-            ):
+            elif value.__class__ is str and len(value) <= plain_limit:
                 out[name] = value
             else:
                 out[name] = _check_value(spec, value)
@@ -111,6 +121,13 @@ class ArgumentSpec(_ArgumentSpecFields):
             "required": [f.name for f in self.fields if f.required],
             "additionalProperties": False,
         }
+
+
+def _plain_limit(spec: Field) -> int:
+    """``_Step.plain_limit`` of a field."""
+    if spec.kind is not str or spec.choices:
+        return -1
+    return sys.maxsize if spec.max_length is None else spec.max_length
 
 
 def _check_value(spec: Field, value: object) -> object:

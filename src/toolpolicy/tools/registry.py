@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from ..core.errors import PermissionContractError, WorkspacePathError
 from ..core.json_text import loads
-from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+from ..core.lean_typing import TYPE_CHECKING, NamedTuple, tuple_new
 from ..core.results import ToolResult, is_tool_result, tool_error
 from ..core.text_checks import is_word
 from ..core.vocabulary import Effect, SandboxMode
@@ -181,7 +181,7 @@ class ToolSnapshot:
             arguments = definition.arguments.validate(raw)
         except ArgumentError as exc:
             return PreparedCall(call, error=tool_error("invalid_arguments", str(exc)))
-        return PreparedCall(call, definition, arguments)
+        return tuple_new(PreparedCall, (call, definition, arguments, None))
 
     def invoke(self, prepared: PreparedCall, context: ToolContext) -> ToolResult:
         """Run the handler of a prepared call; never raises for handler faults."""
