@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from toolpolicy.core.protocols import AuditRecord
 from toolpolicy.core.vocabulary import Effect, SandboxMode
+from toolpolicy.engine import audit
 from toolpolicy.engine.audit import record_json, utc_now
 
 _text = st.text(max_size=40)
@@ -40,6 +41,23 @@ def test_the_written_line_is_the_json_of_the_record(
     line = record_json(record)
     assert json.loads(line) == record.to_json()
     assert line == json.dumps(record.to_json(), separators=(",", ":"), ensure_ascii=False)
+    # Another call with the same decision and knobs (its middle fields written once): the
+    # fields of its own are its own.
+    again = record._replace(ts=sha, session_id=tool, call_id=reason, arguments_sha256=ts)
+    assert record_json(again) == json.dumps(
+        again.to_json(), separators=(",", ":"), ensure_ascii=False
+    )
+
+
+def test_the_middle_fields_written_once_are_kept_for_a_bounded_number_of_values() -> None:
+    base = AuditRecord(
+        "t", "s", "c", "read_file", "read", "allow", "default", "r", (), "p", "ro", "ask",
+        None, "h",
+    )  # fmt: skip
+    for n in range(3 * audit._MIDDLES_KEPT):
+        record = base._replace(reason=f"reason {n}")
+        assert json.loads(record_json(record))["reason"] == f"reason {n}"
+        assert len(audit._MIDDLES) <= audit._MIDDLES_KEPT
 
 
 def test_enum_fields_are_written_as_their_values() -> None:

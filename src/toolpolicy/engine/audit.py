@@ -44,11 +44,20 @@ _CANONICAL = encoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 _LINE = encoder(ensure_ascii=False, separators=(",", ":"))
 
 
+_MIDDLES: dict[tuple[object, ...], str] = {}
+"""The text of a record's fields from ``tool`` to ``approval_outcome`` by their values: a
+gate's records repeat a few (one tool, one rule's decision, one set of knobs). Emptied when
+it holds :data:`_MIDDLES_KEPT`."""
+_MIDDLES_KEPT = 512
+
+
 def record_json(record: AuditRecord) -> str:
     """The compact JSON of ``record.to_json()``, in its field order.
 
     A record without arguments or extra fields (the gate's, by default) is written field by
-    field, without building the dict first; the result is the same text (a test proves it).
+    field, without building the dict first, its fields from ``tool`` to ``approval_outcome``
+    written once for each set of their values; the result is the same text (a test proves
+    it).
     """
     # One unpacking, not a field look-up each: this runs for every audited call.
     (ts, session, call, tool, effect, behavior, source, reason, matched, preset, sandbox,
@@ -56,13 +65,21 @@ def record_json(record: AuditRecord) -> str:
     if arguments is not None or extra:
         return _LINE(record.to_json())
     s = string_literal
-    rules = ",".join([s(rule) for rule in matched]) if matched else ""
+    key = (tool, effect, behavior, source, reason, matched, preset, sandbox, approval, outcome)
+    middle = _MIDDLES.get(key)
+    if middle is None:
+        rules = ",".join([s(rule) for rule in matched]) if matched else ""
+        middle = (
+            f'"tool":{s(tool)},"effect":{s(effect)},"behavior":{s(behavior)},'
+            f'"source":{s(source)},"reason":{s(reason)},"matched_rules":[{rules}],'
+            f'"preset":{s(preset)},"sandbox":{s(sandbox)},"approval":{s(approval)},'
+            f'"approval_outcome":{"null" if outcome is None else s(outcome)},'
+        )
+        if len(_MIDDLES) >= _MIDDLES_KEPT:
+            _MIDDLES.clear()
+        _MIDDLES[key] = middle
     return (
-        f'{{"ts":{s(ts)},"session_id":{s(session)},"call_id":{s(call)},"tool":{s(tool)},'
-        f'"effect":{s(effect)},"behavior":{s(behavior)},"source":{s(source)},'
-        f'"reason":{s(reason)},"matched_rules":[{rules}],"preset":{s(preset)},'
-        f'"sandbox":{s(sandbox)},"approval":{s(approval)},'
-        f'"approval_outcome":{"null" if outcome is None else s(outcome)},'
+        f'{{"ts":{s(ts)},"session_id":{s(session)},"call_id":{s(call)},{middle}'
         f'"arguments_sha256":{s(digest)}}}'
     )
 
