@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import UTC
+from types import MappingProxyType
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -105,3 +107,26 @@ def test_every_timestamp_is_the_instant_in_utc_in_any_order(
             assert utc_now() == expected, ns
     finally:
         time.time_ns = real
+
+
+_values = st.none() | st.booleans() | st.integers() | _text | st.lists(_text, max_size=2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    arguments=st.dictionaries(_text, _values, max_size=3),
+    proxied=st.booleans(),
+)
+def test_the_hashed_text_of_any_arguments_is_json_with_sorted_keys(
+    arguments: dict[str, object], proxied: bool
+) -> None:
+    # One text argument of text is written directly; it must be the encoder's own text.
+    value = MappingProxyType(arguments) if proxied else arguments
+    expected = json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert audit.canonical_json(value) == expected
+    assert audit.arguments_sha256(value) == hashlib.sha256(expected.encode()).hexdigest()
+
+
+def test_an_enum_argument_is_hashed_as_its_value() -> None:
+    assert audit.canonical_json({"sandbox": SandboxMode.READ_ONLY}) == '{"sandbox":"read-only"}'
+    assert audit.canonical_json({"path": 'a\u2028"b'}) == '{"path":"a\u2028\\"b"}'

@@ -63,19 +63,11 @@ def decision_record(
             str(mode or sandbox),
             str(approval),
             str(approval_outcome) if approval_outcome is not None else None,
-            arguments_sha256(_plain_dict(arguments)),
+            arguments_sha256(arguments),
             _redacted(arguments) if include_arguments else None,
             extra,
         ),
     )
-
-
-def _plain_dict(arguments: Mapping[str, object]) -> dict[str, object]:
-    """A ``dict`` of ``arguments`` for json's C encoder; a prepared call's read-only view
-    copies its dict directly (``dict()`` of a proxy goes key by key)."""
-    if type(arguments) is MappingProxyType:
-        return arguments.copy()
-    return dict(arguments)
 
 
 def executed_record(
@@ -106,7 +98,7 @@ def executed_record(
         sandbox="",
         approval="",
         approval_outcome=None,
-        arguments_sha256=arguments_sha256(_plain_dict(arguments)),
+        arguments_sha256=arguments_sha256(arguments),
         arguments=_redacted(arguments) if include_arguments else None,
         extra=extra,
     )
