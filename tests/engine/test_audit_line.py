@@ -51,6 +51,16 @@ def test_the_written_line_is_the_json_of_the_record(
     )
 
 
+def test_a_record_that_lists_its_rules_is_written_as_its_json() -> None:
+    # A sink's caller may build its own record; the rules as a list are no memo key.
+    listed: object = ["a", "b"]
+    record = AuditRecord(
+        "t", "s", "c", "read_file", "read", "deny", "rule", "r", listed, "p", "ro", "ask",  # type: ignore[arg-type]
+        None, "h",
+    )  # fmt: skip
+    assert json.loads(record_json(record))["matched_rules"] == ["a", "b"]
+
+
 def test_the_middle_fields_written_once_are_kept_for_a_bounded_number_of_values() -> None:
     base = AuditRecord(
         "t", "s", "c", "read_file", "read", "allow", "default", "r", (), "p", "ro", "ask",

@@ -63,8 +63,8 @@ def record_json(record: AuditRecord) -> str:
     # One unpacking, not a field look-up each: this runs for every audited call.
     (ts, session, call, tool, effect, behavior, source, reason, matched, preset, sandbox,
      approval, outcome, digest, arguments, extra) = record  # fmt: skip
-    if arguments is not None or extra:
-        return _LINE(record.to_json())
+    if arguments is not None or extra or matched.__class__ is not tuple:
+        return _LINE(record.to_json())  # (a caller's own record may list its rules)
     s = string_literal
     key = (tool, effect, behavior, source, reason, matched, preset, sandbox, approval, outcome)
     middle = _MIDDLES.get(key)
