@@ -57,7 +57,6 @@ write target).
 from __future__ import annotations
 
 import bisect
-import os
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import NamedTuple, TypeVar
 
@@ -69,6 +68,7 @@ from ..compile.rules import CompiledRule
 from ..core.errors import WorkspacePathError
 from ..core.vocabulary import Behavior, Effect
 from ..engine.evaluate import BOUNDARY, RULES
+from ..engine.real_path import real_path
 from ..engine.selection import ToolPolicy
 from ..tools.workspace import normalized_path
 from .automaton import AutomatonTooLarge, Nfa, SymbolSet, explore
@@ -348,7 +348,9 @@ def _reads_inside(policy: ToolPolicy, tool: str) -> bool:
 def _inside_spelling(root: str, word: str) -> str | None:
     """The workspace-relative spelling of the absolute path ``word``, where it is one of a
     path in the workspace that holds no symlink on its way, and plain (no character a
-    shell expands, not an option); else ``None``."""
+    shell expands, not an option); else ``None``. The walk is the engine's own
+    (``real_path`` below the workspace root, real since the engine resolved it): it reads
+    the path as the engine does, a component at a time below the root."""
     if not word.startswith(root + "/") or not _PLAIN_WORD.issuperset(word):
         return None
     relative = word[len(root) + 1 :]
@@ -357,7 +359,7 @@ def _inside_spelling(root: str, word: str) -> str | None:
             return None
     except WorkspacePathError:
         return None
-    if os.path.realpath(word) != word:
+    if real_path(word, root) != word:
         return None
     return relative
 
