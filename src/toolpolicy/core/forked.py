@@ -24,7 +24,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Generic, TypeVar
 
-__all__ = ["Beside", "can_fork", "received", "send_all"]
+__all__ = ["Beside", "can_fork", "fork_copy", "received", "send_all"]
 
 R = TypeVar("R")
 
@@ -35,6 +35,27 @@ def can_fork() -> bool:
         return False
     threading = sys.modules.get("threading")
     return threading is None or threading.active_count() == 1
+
+
+def fork_copy(child: Callable[[], None]) -> int:
+    """Fork: in the copy, ``child()``, with Ctrl-C left to this process, then the copy ends
+    (``os._exit``, 0 when ``child`` returned, 1 when it raised: no exit handlers, this
+    process's temporary files are its own). Here, the copy's pid; ``OSError`` when no copy
+    can be made."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the copy: never returns
+        code = 1
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            child()
+            code = 0
+        except BaseException:  # this process does the work itself, or goes without
+            pass
+        finally:
+            os._exit(code)
+    return pid
 
 
 def send_all(fd: int, data: bytes) -> None:
@@ -79,25 +100,17 @@ class Beside(Generic[R]):
 
     def _start(self) -> None:
         reads, writes = os.pipe()
-        sys.stdout.flush()
-        sys.stderr.flush()
+
+        def copy() -> None:  # do the work, send it
+            os.close(reads)
+            send_all(writes, pickle.dumps(self._work(), pickle.HIGHEST_PROTOCOL))
+
         try:
-            pid = os.fork()
+            pid = fork_copy(copy)
         except OSError:
             os.close(reads)
             os.close(writes)
             raise
-        if pid == 0:  # the copy: do the work, send it, never return
-            code = 1
-            try:
-                os.close(reads)
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-                send_all(writes, pickle.dumps(self._work(), pickle.HIGHEST_PROTOCOL))
-                code = 0
-            except BaseException:  # the parent does the work itself
-                pass
-            finally:
-                os._exit(code)
         os.close(writes)
         self._pid, self._inbox = pid, reads
 

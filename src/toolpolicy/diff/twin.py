@@ -26,12 +26,11 @@ import os
 import pickle
 import select
 import signal
-import sys
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Generic, TypeVar
 
-from ..core.forked import can_fork, received, send_all
+from ..core.forked import can_fork, fork_copy, received, send_all
 from ..engine.selection import ToolPolicy
 
 __all__ = ["Here", "Pending", "Sides", "Twin", "second_hand"]
@@ -117,13 +116,18 @@ class Twin(Here):
         super().__init__(sides)
         twin_reads, parent_writes = os.pipe()
         parent_reads, twin_writes = os.pipe()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # the twin: serve until the pipe closes, never return
+
+        def copy() -> None:  # the twin: serve until the pipe closes
             os.close(parent_writes)
             os.close(parent_reads)
             _serve(sides, twin_reads, twin_writes)
+
+        try:
+            pid = fork_copy(copy)
+        except OSError:
+            for fd in (twin_reads, parent_writes, parent_reads, twin_writes):
+                os.close(fd)
+            raise
         os.close(twin_reads)
         os.close(twin_writes)
         self._pid: int | None = pid
@@ -233,38 +237,31 @@ class _Ahead:
 
 def _serve(sides: Sides, inbox: int, outbox: int) -> None:
     """The twin's loop: read work, do it, answer; between two messages, a chunk of the
-    oldest work ahead with chunks left; exit when the pipe closes."""
-    code = 0
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-        aheads: dict[int, _Ahead] = {}  # by number, oldest first
-        while True:
-            ahead = next((a for a in aheads.values() if a.left), None)
-            if ahead is not None and not _waiting(inbox):
-                ahead.step(sides)
-                continue
-            try:
-                kind, work, payload = pickle.loads(received(inbox))
-            except EOFError:
-                break
-            if kind == _AHEAD:
-                number, chunks = payload
-                aheads[number] = _Ahead(work, chunks)
-                continue
-            try:
-                if kind == _COLLECT:  # what is done so far; the rest is the parent's
-                    done = aheads.pop(payload, None)
-                    value = done.results if done is not None else []
-                else:
-                    value = work(sides, payload)
-                answer = pickle.dumps((True, value), pickle.HIGHEST_PROTOCOL)
-            except Exception:  # the parent does the work itself
-                answer = pickle.dumps((False, None))
-            send_all(outbox, answer)
-    except BaseException:
-        code = 1
-    finally:
-        os._exit(code)  # no exit handlers: the parent's temporary files are the parent's
+    oldest work ahead with chunks left; return when the pipe closes."""
+    aheads: dict[int, _Ahead] = {}  # by number, oldest first
+    while True:
+        ahead = next((a for a in aheads.values() if a.left), None)
+        if ahead is not None and not _waiting(inbox):
+            ahead.step(sides)
+            continue
+        try:
+            kind, work, payload = pickle.loads(received(inbox))
+        except EOFError:
+            return
+        if kind == _AHEAD:
+            number, chunks = payload
+            aheads[number] = _Ahead(work, chunks)
+            continue
+        try:
+            if kind == _COLLECT:  # what is done so far; the rest is the parent's
+                done = aheads.pop(payload, None)
+                value = done.results if done is not None else []
+            else:
+                value = work(sides, payload)
+            answer = pickle.dumps((True, value), pickle.HIGHEST_PROTOCOL)
+        except Exception:  # the parent does the work itself
+            answer = pickle.dumps((False, None))
+        send_all(outbox, answer)
 
 
 def _waiting(fd: int) -> bool:
