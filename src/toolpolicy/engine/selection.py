@@ -576,7 +576,10 @@ a half 1.8 s, and 0.2 s to send the documents of a half across)."""
 
 def _half(paths: Sequence[PathLike]) -> int | None:
     """Where :data:`BESIDE_BYTES` or more of policy files split in two halves by size (the
-    first paths up to there, the rest after); ``None`` for a smaller selection."""
+    first paths up to there, the rest after); ``None`` for a smaller selection (a single
+    file: none is looked at)."""
+    if len(paths) < 2:
+        return None
     sizes = []
     for path in paths:
         try:
@@ -584,7 +587,7 @@ def _half(paths: Sequence[PathLike]) -> int | None:
         except OSError:
             sizes.append(0)  # reading it reports the problem
     total = sum(sizes)
-    if len(paths) < 2 or total < BESIDE_BYTES:
+    if total < BESIDE_BYTES:
         return None
     seen = 0
     for index, size in enumerate(sizes):
