@@ -34,7 +34,6 @@ from toolpolicy.compile.plain_subset import (
 )
 from toolpolicy.compile.program_table import WRITES_BELOW_HINTS
 from toolpolicy.engine.evaluate import DecisionEngine, _inside
-from toolpolicy.engine.real_path import real_path
 from toolpolicy.engine.selection import ToolPolicy
 from toolpolicy.engine.shell_files import (
     ShellSupport,
@@ -332,48 +331,6 @@ def test_the_token_reader_reads_as_the_character_reader(line: str, lead: str) ->
 )
 def test_the_token_reader_on_chosen_lines(line: str) -> None:
     assert recognise_plain(line) == _reference_plain(line)
-
-
-# -- real_path is os.path.realpath -----------------------------------------------------------
-
-NAMES = ("d", "a", "in", "out", "up", "deep", "dangling", "loop", "missing", ".", "..", "")
-
-
-@pytest.fixture(scope="module")
-def tree(workspace: Path) -> Path:
-    (workspace / "loop").symlink_to("loop")
-    return workspace
-
-
-@settings(max_examples=400, deadline=None)
-@given(names=st.lists(st.sampled_from(NAMES), max_size=7), from_root=st.booleans())
-def test_real_path_is_realpath(tree: Path, names: list[str], from_root: bool) -> None:
-    path = ("/" if from_root else f"{tree}/") + "/".join(names)
-    assert real_path(path) == os.path.realpath(path)
-    # below a folder known to be real (the workspace), without looking at it again
-    assert real_path(path, os.path.realpath(tree)) == os.path.realpath(path)
-    assert real_path(path, "/") == os.path.realpath(path)
-
-
-@pytest.mark.parametrize(
-    "tail",
-    ["", "d/../a", "missing/../in/a", "missing/x/../../out/x", "a/x/../..", "../ws/in", "deep/.."],
-)
-def test_real_path_on_chosen_spellings(tree: Path, tail: str) -> None:
-    path = f"{tree}/{tail}"
-    assert real_path(path) == os.path.realpath(path)
-    assert real_path(path, os.path.realpath(tree)) == os.path.realpath(path)
-
-
-@pytest.mark.parametrize("path", ["relative/x", "/tmp/caf\u00e9", "/tmp/a\x00b", "/", "//x/../y"])
-def test_what_the_walk_does_not_answer_is_realpaths(path: str) -> None:
-    try:
-        expected = os.path.realpath(path)
-    except ValueError:
-        with pytest.raises(ValueError):
-            real_path(path)
-        return
-    assert real_path(path) == expected
 
 
 # -- a word without a carrier carries only itself -----------------------------------------------

@@ -68,8 +68,8 @@ from ..compile.rules import CompiledRule
 from ..core.errors import WorkspacePathError
 from ..core.vocabulary import Behavior, Effect
 from ..engine.evaluate import BOUNDARY, RULES
-from ..engine.real_path import real_path
 from ..engine.selection import ToolPolicy
+from ..tools.real_path import real_path
 from ..tools.workspace import normalized_path
 from .automaton import AutomatonTooLarge, Nfa, SymbolSet, explore
 from .command_classes import Collector, Kinds, Source

@@ -798,7 +798,7 @@ class DecisionEngine:
         outside the workspace: as written (absolute, ``~``, ``..``) or through a symlink on
         disk now. Bash, not a file tool, opens the file, so no check at the open follows
         this decision: the path is resolved here (``real_path``: ``os.path.realpath``, see
-        ``engine.real_path``), and the path rules see the file it resolves to as well as the
+        ``tools.real_path``), and the path rules see the file it resolves to as well as the
         path as written."""
         root = self._boundary.root
         full = self._on_disk(path)

@@ -24,8 +24,8 @@ from ..compile.redirect_scan import WrittenTarget
 from ..core.lean_typing import NamedTuple
 from ..core.vocabulary import Effect
 from ..tools.definitions import builtin_definitions
+from ..tools.real_path import real_path
 from ..tools.registry import PreparedCall, ToolCall, ToolContext, ToolDefinition
-from .real_path import real_path
 from .request import PermissionRequest
 
 __all__ = [

@@ -24,6 +24,7 @@ import stat
 
 from ..core.errors import WorkspacePathError
 from ..core.text_checks import has_control_character, starts_with_drive
+from .real_path import real_path
 
 __all__ = [
     "MAX_COMPONENT_BYTES",
@@ -221,9 +222,10 @@ class WorkspaceBoundary:
         return "/".join(self.relative_parts(real))
 
     def absolute_target(self, path: str) -> str:
-        """The real path of the absolute ``path`` (its text when it cannot be resolved)."""
+        """The real path of the absolute ``path`` (its text when it cannot be resolved):
+        ``os.path.realpath``'s, walked from the root when below it (``real_path``)."""
         try:
-            return os.path.realpath(path)
+            return real_path(path, self._root)
         except (OSError, ValueError):
             return "/" + os.path.normpath(path).lstrip("/")
 

@@ -1,8 +1,9 @@
 """``os.path.realpath`` of an absolute path, without its cost when no symlink is on the way.
 
 The engine resolves every file a plain shell line reads (bash, not a file tool, opens it:
-nothing checks it at the open). ``os.path.realpath`` walks the path in Python, joining and
-splitting strings around one ``lstat`` per component, and costs several microseconds a file.
+nothing checks it at the open), and the physical boundary every absolute path a call names.
+``os.path.realpath`` walks the path in Python, joining and splitting strings around one
+``lstat`` per component from ``/`` on, and costs several microseconds a file.
 :func:`real_path` gives the same string: the same ``lstat`` of each component, left to
 right, ``..`` applied to what was resolved so far, a missing component and everything after
 it kept as written. It hands the path to ``os.path.realpath`` itself as soon as it meets a
@@ -11,8 +12,8 @@ answers for paths without a link, where both readings are the path's components.
 
 One shortcut, of the kernel's own: below a component that does not exist (or is no folder),
 nothing exists either, so those components are not ``lstat``-ed again until a ``..`` climbs
-back above it. And one of the engine's: the workspace root was resolved when the engine was
-built, so a path below it (``known``) starts its walk there.
+back above it. And one of the boundary's: the workspace root was resolved when the boundary
+was made, so a path below it (``known``) starts its walk there.
 """
 
 from __future__ import annotations
