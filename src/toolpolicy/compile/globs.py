@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+from ..core.memo import remember
 from ..core.text_checks import has_control_character, starts_with_drive
 
 if TYPE_CHECKING:
@@ -249,9 +250,8 @@ def regex_matcher(regex: str) -> Callable[[str], re.Match[str] | None]:
         return re.compile(regex, re.DOTALL).fullmatch
     tail = _TAILS.get(rest)
     if tail is None:
-        if len(_TAILS) >= _MAX_COMPILED:
-            _TAILS.clear()
-        tail = _TAILS[rest] = re.compile(rest, re.DOTALL).fullmatch
+        compiled: Callable[[str, int], re.Match[str] | None] = re.compile(rest, re.DOTALL).fullmatch
+        tail = remember(_TAILS, rest, compiled, _MAX_COMPILED)
     return functools.partial(_after, body[:cut], tail)
 
 
@@ -293,9 +293,7 @@ class LazyFullmatch(tuple[str, bool]):
             fullmatch = _COMPILED.get(self)
             if fullmatch is None:
                 fullmatch = regex_matcher(glob_regex(self[0], gitignore=self[1]))
-                if len(_COMPILED) >= _MAX_COMPILED:
-                    _COMPILED.clear()
-                _COMPILED[(self[0], self[1])] = fullmatch
+                remember(_COMPILED, (self[0], self[1]), fullmatch, _MAX_COMPILED)
             self._fullmatch = fullmatch
         return fullmatch
 

@@ -26,6 +26,7 @@ from enum import StrEnum
 
 from ..core.decision import APPROVAL_NEVER_SOURCE
 from ..core.errors import CallRejected
+from ..core.memo import remember
 from ..core.vocabulary import Behavior, Effect, SandboxMode
 from ..engine.knobs import KnobState
 from ..engine.selection import ToolPolicy
@@ -111,9 +112,7 @@ def _made(behavior: Behavior, source: str, reason: str, sandbox: SandboxMode | N
     key = (behavior, source, reason, sandbox)
     found = _MADE.get(key)
     if found is None:
-        if len(_MADE) >= _MAX_MADE:
-            _MADE.clear()
-        found = _MADE[key] = Outcome(behavior, source, reason, sandbox)
+        found = remember(_MADE, key, Outcome(behavior, source, reason, sandbox), _MAX_MADE)
     return found
 
 

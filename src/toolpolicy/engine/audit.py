@@ -22,6 +22,7 @@ from types import MappingProxyType
 from ..core.errors import AuditError, AuditFileError
 from ..core.json_text import encoder, string_literal
 from ..core.lean_typing import TYPE_CHECKING
+from ..core.memo import remember
 from ..core.records import AuditRecord
 from ..core.sha256 import sha256
 from .audit_chain import chained_body, line_hash, read_tail
@@ -76,9 +77,7 @@ def record_json(record: AuditRecord) -> str:
             f'"preset":{s(preset)},"sandbox":{s(sandbox)},"approval":{s(approval)},'
             f'"approval_outcome":{"null" if outcome is None else s(outcome)},'
         )
-        if len(_MIDDLES) >= _MIDDLES_KEPT:
-            _MIDDLES.clear()
-        _MIDDLES[key] = middle
+        remember(_MIDDLES, key, middle, _MIDDLES_KEPT)
     return (
         f'{{"ts":{s(ts)},"session_id":{s(session)},"call_id":{s(call)},{middle}'
         f'"arguments_sha256":{s(digest)}}}'

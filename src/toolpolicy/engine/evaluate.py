@@ -17,6 +17,7 @@ from ..compile.rules import CallFacts, CompiledRule
 from ..core.decision import Decision
 from ..core.errors import WorkspacePathError
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple
+from ..core.memo import remember
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
 from ..tools.protected import FIXED_PROTECTED, ProtectedSet
 from ..tools.workspace import LexicalBoundary, WorkspaceBoundary, normalized_path
@@ -32,13 +33,9 @@ from .participants import (
 from .request import PermissionRequest
 
 if TYPE_CHECKING:
-    from typing import TypeVar
-
     from ..compile.commands import CommandLine
     from ..core.protocols import PathBoundary
     from .shell_files import FileAccess, ShellSupport
-
-    _K = TypeVar("_K")
 
 __all__ = [
     "FOLDER_SOURCE",
@@ -298,9 +295,9 @@ class DecisionEngine:
                 return cached
         found = self._evaluate(request, knobs, recommendations, view)
         if static and (view is None or not (view.has_path_rules or view.has_command_rules)):
-            _remember(self._static, key, found)
+            remember(self._static, key, found, _STATIC_LIMIT)
         elif text_key is not None and self.text_only(request, found):
-            _remember(self._by_text, text_key, found)
+            remember(self._by_text, text_key, found, _STATIC_LIMIT)
         return found
 
     def text_only(self, request: PermissionRequest, evaluation: Evaluation) -> bool:
@@ -825,12 +822,6 @@ class DecisionEngine:
 _PROCESS_PATHS = ("/proc/", "/dev/fd/", "//proc/", "//dev/fd/")
 """Paths that name the state of the process opening them: resolved here they would name
 ours, so a file a line reads there counts as outside the workspace."""
-
-
-def _remember(memo: dict[_K, Evaluation], key: _K, evaluation: Evaluation) -> None:
-    if len(memo) >= _STATIC_LIMIT:
-        memo.clear()
-    memo[key] = evaluation
 
 
 def _inside(root: str, path: str) -> str | None:

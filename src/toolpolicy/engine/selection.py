@@ -16,6 +16,7 @@ from ..compile.source import SourceDocument
 from ..core.decision import Decision
 from ..core.errors import CallRejected, ConfigurationError, PolicyLoadError
 from ..core.lean_typing import TYPE_CHECKING, NamedTuple, tuple_new
+from ..core.memo import remember
 from ..core.vocabulary import ApprovalPolicy, Behavior, Effect, SandboxMode
 from ..tools.definitions import builtin_definitions
 from ..tools.protected import ProtectedSet
@@ -217,10 +218,7 @@ class ToolPolicy:
         """``check`` past the memo: decide, and remember a text-only decision."""
         decision, text_only = self._decided(tool, arguments, recommendations)
         if key is not None and text_only:
-            memo = self._memo
-            if len(memo) >= _MEMO_LIMIT:
-                memo.clear()
-            memo[key] = decision
+            remember(self._memo, key, decision, _MEMO_LIMIT)
         return decision
 
     def _decided(

@@ -24,6 +24,7 @@ import os
 from collections.abc import Iterable
 
 from ..core.lean_typing import NamedTuple
+from ..core.memo import remember
 
 __all__ = [
     "AGENT_SETTINGS_REASON",
@@ -180,10 +181,7 @@ def _lookup(entries: tuple[ProtectedEntry, ...]) -> _Lookup:
             folders.setdefault(key, index)
         if entry.anywhere:
             anywhere.append((index, f"/{key}/"))
-    if len(_LOOKUPS) >= _LOOKUPS_LIMIT:
-        _LOOKUPS.clear()
-    found = _LOOKUPS[entries] = _Lookup(exact, folders, tuple(anywhere))
-    return found
+    return remember(_LOOKUPS, entries, _Lookup(exact, folders, tuple(anywhere)), _LOOKUPS_LIMIT)
 
 
 FIXED_PROTECTED = ProtectedSet()

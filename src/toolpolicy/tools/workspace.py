@@ -23,6 +23,7 @@ import os
 import stat
 
 from ..core.errors import WorkspacePathError
+from ..core.memo import remember
 from ..core.text_checks import has_control_character, starts_with_drive
 from .real_path import real_path
 
@@ -133,10 +134,7 @@ def normalized_path(path: str) -> str:
     (a shell line's files are normalized for each access they are decided as)."""
     found = _NORMALIZED.get(path)
     if found is None:
-        found = "/".join(split_relative(path))
-        if len(_NORMALIZED) >= _NORMALIZED_LIMIT:
-            _NORMALIZED.clear()
-        _NORMALIZED[path] = found
+        found = remember(_NORMALIZED, path, "/".join(split_relative(path)), _NORMALIZED_LIMIT)
     return found
 
 
