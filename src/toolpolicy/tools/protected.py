@@ -25,6 +25,7 @@ from collections.abc import Iterable
 
 from ..core.lean_typing import NamedTuple
 from ..core.memo import remember
+from .real_path import real_path
 
 __all__ = [
     "AGENT_SETTINGS_REASON",
@@ -85,7 +86,7 @@ class ProtectedSet(NamedTuple):
         found: dict[str, ProtectedEntry] = {e.path: e for e in _FIXED}
         for path in policy_files:
             # As loaded (the path a later load reads again) and as it really is.
-            for spelling in dict.fromkeys((os.path.abspath(path), os.path.realpath(path))):
+            for spelling in dict.fromkeys((os.path.abspath(path), real_path(path, root))):
                 if not spelling.startswith(prefix):
                     continue
                 relative = spelling[len(prefix) :].replace(os.sep, "/")
