@@ -36,3 +36,22 @@ def package_copy(tmp_path: Path) -> Path:
     for name in ("policy", "profiles"):  # as a wheel ships them
         shutil.copytree(data_dir(name), copy / "toolpolicy" / "_data" / name)
     return copy
+
+
+@pytest.fixture(scope="module")
+def linked_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workspace with a file, folders, links in (one and two levels down), out, up,
+    dangling; a file outside."""
+    base = tmp_path_factory.mktemp("linked")
+    ws = base / "ws"
+    (ws / "d" / "e").mkdir(parents=True)
+    (ws / "a").write_text("a")
+    (ws / "d" / "a").write_text("a")
+    (base / "outside").mkdir()
+    (base / "outside" / "x").write_text("x")
+    (ws / "in").symlink_to("d")
+    (ws / "deep").symlink_to("d/e")
+    (ws / "out").symlink_to(base / "outside")
+    (ws / "up").symlink_to("..")
+    (ws / "dangling").symlink_to("nowhere")
+    return ws

@@ -243,22 +243,9 @@ def _write_policy(folder: Path, rule_list: list[dict[str, object]], number: int)
 
 
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A workspace with a file, folders, links in (one and two levels down), out, up,
-    dangling; a file outside."""
-    base = tmp_path_factory.mktemp("fast")
-    ws = base / "ws"
-    (ws / "d" / "e").mkdir(parents=True)
-    (ws / "a").write_text("a")
-    (ws / "d" / "a").write_text("a")
-    (base / "outside").mkdir()
-    (base / "outside" / "x").write_text("x")
-    (ws / "in").symlink_to("d")
-    (ws / "deep").symlink_to("d/e")
-    (ws / "out").symlink_to(base / "outside")
-    (ws / "up").symlink_to("..")
-    (ws / "dangling").symlink_to("nowhere")
-    return ws
+def workspace(linked_workspace: Path) -> Path:
+    """The workspace with links in, out, up and dangling (``conftest.linked_workspace``)."""
+    return linked_workspace
 
 
 def _engines(policy: ToolPolicy) -> Iterator[tuple[DecisionEngine, DecisionEngine]]:

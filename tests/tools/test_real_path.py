@@ -18,23 +18,11 @@ NAMES = ("d", "a", "in", "out", "up", "deep", "dangling", "loop", "missing", "."
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A workspace with a file, folders, links in (one and two levels down), out, up,
-    dangling and to itself; a file outside."""
-    base = tmp_path_factory.mktemp("real")
-    ws = base / "ws"
-    (ws / "d" / "e").mkdir(parents=True)
-    (ws / "a").write_text("a")
-    (ws / "d" / "a").write_text("a")
-    (base / "outside").mkdir()
-    (base / "outside" / "x").write_text("x")
-    (ws / "in").symlink_to("d")
-    (ws / "deep").symlink_to("d/e")
-    (ws / "out").symlink_to(base / "outside")
-    (ws / "up").symlink_to("..")
-    (ws / "dangling").symlink_to("nowhere")
-    (ws / "loop").symlink_to("loop")
-    return ws
+def tree(linked_workspace: Path) -> Path:
+    """The workspace with links in, out, up and dangling (``conftest.linked_workspace``),
+    and one to itself."""
+    (linked_workspace / "loop").symlink_to("loop")
+    return linked_workspace
 
 
 @settings(max_examples=400, deadline=None)
