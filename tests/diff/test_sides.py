@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from toolpolicy.core.errors import ConfigurationError
-from toolpolicy.diff.sides import Side, UnknownSide, parse_side
+from toolpolicy.diff.sides import Side, UnknownSide, load_sides, parse_side
+
+from .conftest import TEAM_POLICY
 
 KNOWN = (
     "(expected a preset: workspace-write, danger-full-access, read-only; "
@@ -73,3 +76,37 @@ def test_a_mistyped_profile_flag_is_refused_even_when_no_side_uses_it() -> None:
         parse_side("P02", default_profile="P3")
     assert str(caught.value) == "unknown profile: P3 (built-in: P01, P02, P03, or a policy file)"
     assert not isinstance(caught.value, UnknownSide)
+
+
+def test_a_policy_files_side_comes_from_the_compiled_cache_until_the_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toolpolicy.engine.cache as cache
+
+    monkeypatch.setenv("TOOLPOLICY_CACHE_DIR", str(tmp_path / "cache"))
+    compiled: list[str] = []
+    compile_sources = cache.compile_sources
+
+    def counted(sources: Any) -> Any:
+        compiled.extend(layer.path for layer in sources.layers)
+        return compile_sources(sources)
+
+    monkeypatch.setattr(cache, "compile_sources", counted)
+    policy = tmp_path / "team.yaml"
+    policy.write_text(TEAM_POLICY, encoding="utf-8")
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    side = parse_side(str(policy))
+    call = {"path": "third_party/x/a.c", "content": "x"}
+
+    def decided() -> str:
+        left, _ = load_sides(side, parse_side("P03"), str(workspace))
+        return left.evaluate("write_file", call).effective.source
+
+    assert decided() == "no-vendored-c"
+    assert compiled == [str(policy)]  # built once, then read from its entry
+    assert decided() == "no-vendored-c"
+    assert compiled == [str(policy)]
+    policy.write_text(TEAM_POLICY.replace("third_party/**/*.c", "vendor/**"), encoding="utf-8")
+    assert decided() == "confirm-file-write"
+    assert compiled == [str(policy), str(policy)]

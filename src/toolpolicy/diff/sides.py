@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from ..core.errors import ConfigurationError
 from ..engine.builtin import BUILTIN_PROFILE_NAMES, builtin_preset_table
-from ..engine.cache import load_sources
+from ..engine.cache import load_compiled, load_sources
 from ..engine.presets import PresetTable
-from ..engine.selection import PolicySources, ToolPolicy, assemble
+from ..engine.selection import CompiledSources, ToolPolicy, assemble
 
 __all__ = ["Side", "UnknownSide", "load_sides", "parse_side"]
 
@@ -41,27 +41,27 @@ class Side:
         """``PROFILE@PRESET``, as shown in every output format."""
         return f"{self.profile}@{self.preset}"
 
-    def load(self, workspace: str, sources: PolicySources | None = None) -> ToolPolicy:
-        """Compile this side on ``workspace``; ``PolicyLoadError`` or ``ConfigurationError``.
+    def load(self, workspace: str, compiled: CompiledSources | None = None) -> ToolPolicy:
+        """Assemble this side on ``workspace``; ``PolicyLoadError`` or ``ConfigurationError``.
 
-        ``sources`` are this side's already validated documents (``load_sources``, through
-        the compiled-policy cache), so two sides naming the same policy file read and
-        validate it once. The diff keeps ``workspace`` still while it decides, so the
+        ``compiled`` is this side's compiled policy (``load_compiled``: a warm diff neither
+        validates nor compiles, as the hook does not), so two sides naming the same policy
+        file read it once. The diff keeps ``workspace`` still while it decides, so the
         engine decides the rules' say on each command once (a line is decided plain and
         with each escalation) and each file a shell line names once (thousands of witness
         lines name the same few files).
         """
-        found = sources if sources is not None else load_sources(self.profile)
+        found = compiled if compiled is not None else load_compiled(self.profile)
         policy = assemble(found, preset=self.preset, workspace=workspace, resolve_links=True)
         policy.engine.remember_arguments()
         return policy
 
 
 def load_sides(left: Side, right: Side, workspace: str) -> tuple[ToolPolicy, ToolPolicy]:
-    """Both sides compiled on the same ``workspace``; a shared profile is loaded once."""
-    left_sources = load_sources(left.profile)
-    right_sources = left_sources if right.profile == left.profile else None
-    return left.load(workspace, left_sources), right.load(workspace, right_sources)
+    """Both sides assembled on the same ``workspace``; a shared profile is loaded once."""
+    left_compiled = load_compiled(left.profile)
+    right_compiled = left_compiled if right.profile == left.profile else None
+    return left.load(workspace, left_compiled), right.load(workspace, right_compiled)
 
 
 def parse_side(
