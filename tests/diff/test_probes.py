@@ -168,3 +168,14 @@ def test_a_given_workspace_offers_its_own_escaping_symlink(tmp_path: Path) -> No
     assert find_escape_link(str(root)) is None
     (root / "b-out").symlink_to(tmp_path / "elsewhere")
     assert find_escape_link(str(root)) == "b-out"
+
+
+def test_a_probes_key_is_its_call_whatever_the_order_and_never_another_call() -> None:
+    region = Probe("read_file", {"path": "README.md", "limit": "9"}, "region")
+    assert Probe("read_file", {"limit": "9", "path": "README.md"}, "recorded").key == region.key
+    spelled = Probe("read_file", '{"limit": "9", "path": "README.md"}', "recorded")
+    assert spelled.key != region.key  # raw string arguments, rejected by both sides
+    assert Probe("t", {"a": True}, "x").key != Probe("t", {"a": 1}, "x").key
+    assert Probe("t", {"a": 1.0}, "x").key != Probe("t", {"a": 1}, "x").key
+    assert Probe("t", {"a": "1"}, "x").key != Probe("t", {"a": 1}, "x").key
+    assert Probe("t", {"a": [1]}, "x").key == Probe("t", {"a": [1]}, "y").key

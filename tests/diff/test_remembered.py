@@ -1,6 +1,7 @@
 """A side's engine remembers what the rules say about each call's arguments and each file a
-shell line names (the diff decides thousands of lines naming the same files, each plain and
-with each escalation): every evaluation must equal a fresh engine's, whatever came before."""
+shell line names, read as a redirection's target or as an argument alike (the diff decides
+thousands of lines naming the same files, each plain and with each escalation): every
+evaluation must equal a fresh engine's, whatever came before."""
 
 from __future__ import annotations
 
@@ -50,8 +51,9 @@ TARGETS = ("notes/a", "secret", ".git/config", "link/out", "/tmp/x", "ok.txt")
 ESCALATIONS = (None, "workspace-write", "danger-full-access")
 
 commands = st.builds(
-    lambda words, target: " ".join(words) + (f" > {target}" if target else ""),
+    lambda words, operator, target: " ".join(words) + (f" {operator} {target}" if target else ""),
     st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),
+    st.sampled_from(("<", ">")),
     st.sampled_from(("", *TARGETS)),
 )
 shell_lines = st.lists(commands, min_size=1, max_size=3).map(" ; ".join)

@@ -55,11 +55,16 @@ class Probe:
     region: Region | None = None
 
     @property
-    def key(self) -> tuple[str, str]:
-        """Tool and canonical arguments: two probes with the same key are the same call."""
-        if isinstance(self.arguments, str):
-            return self.tool, self.arguments
-        return self.tool, _CANONICAL(self.arguments)
+    def key(self) -> tuple[str, str, object]:
+        """Tool and canonical arguments: two probes with the same key are the same call.
+        Arguments of text values alone are their sorted items (most probes: cheaper than
+        JSON), others their canonical JSON; raw string arguments are kept apart from both."""
+        arguments = self.arguments
+        if isinstance(arguments, str):
+            return self.tool, "raw", arguments
+        if all(type(value) is str for value in arguments.values()):
+            return self.tool, "text", tuple(sorted(arguments.items()))
+        return self.tool, "json", _CANONICAL(arguments)
 
 
 def arguments_for(
@@ -113,7 +118,7 @@ def generate_probes(
     """
     definitions = _definitions(left, right)
     by_name = {d.name: d for d in definitions}
-    probes: dict[tuple[str, str], Probe] = {}
+    probes: dict[tuple[str, str, object], Probe] = {}
     made: dict[int, list[Probe]] = {}  # each region's probes, by the region's id
 
     def of(region: Region) -> list[Probe]:

@@ -608,10 +608,13 @@ class DecisionEngine:
             if memo is None:
                 found.extend(self._access_candidates(access, shell, support, targets))
                 continue
-            known = memo.get(access)
+            # a file read is decided alike as a redirection's target and as an argument
+            read = access.redirect and access.effect is Effect.READ
+            key = access._replace(redirect=False) if read else access
+            known = memo.get(key)
             if known is None:
                 known = self._access_candidates(access, shell, support, targets)
-                memo[access] = known
+                memo[key] = known
             found.extend(known)
         return found
 
