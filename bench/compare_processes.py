@@ -135,7 +135,7 @@ def commands(ws: Workspace, *, quick: bool = False) -> list[Command]:
     rules = 50 if quick else DIFF_RULES
     write_diff_policy(left, rules, flip_every=None, scoped=False)
     write_diff_policy(right, rules, flip_every=100, scoped=False)
-    slow = 1 if quick else 3
+    slow = 1 if quick else 5
     hook = [*cli, "hook", "claude-code", "--workspace", ws.root]
     return [
         Command("python", "python3 -c pass", [sys.executable, "-c", "pass"]),
@@ -214,7 +214,7 @@ def _wall(command: Command, env: dict[str, str], cwd: str) -> float:
 
 def time_processes(ws: Workspace, rounds: int = 20, *, quick: bool = False) -> list[ProcessRow]:
     """Warm each command once, then time the short ones interleaved over ``rounds`` rounds
-    and the slow ones (``repeats``) after them."""
+    and the slow ones (``repeats``) after them, interleaved among themselves."""
     import toolpolicy
 
     # Time what an installed toolpolicy runs: pip writes bytecode at install time.
@@ -229,9 +229,11 @@ def time_processes(ws: Workspace, rounds: int = 20, *, quick: bool = False) -> l
     for _ in range(rounds):
         for command in short:
             samples[command.key].append(_wall(command, env, ws.root))
-    for command in found:
-        for _ in range(command.repeats or 0):
-            samples[command.key].append(_wall(command, env, ws.root))
+    slow = [command for command in found if command.repeats is not None]
+    for round_ in range(max((command.repeats or 0 for command in slow), default=0)):
+        for command in slow:  # interleaved too: a quiet or busy spell meets each alike
+            if round_ < (command.repeats or 0):
+                samples[command.key].append(_wall(command, env, ws.root))
     return [_row(command, samples[command.key]) for command in found]
 
 
