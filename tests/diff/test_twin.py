@@ -25,7 +25,7 @@ from toolpolicy.diff.compare import Ahead, compare
 from toolpolicy.diff.run import TWIN_RULES
 from toolpolicy.diff.scratch import scratch_workspace
 from toolpolicy.diff.sides import load_sides, parse_side
-from toolpolicy.diff.twin import Here, Pending, Sides, Twin, Work, second_hand
+from toolpolicy.diff.twin import SHARE_CHUNK, Here, Pending, Sides, Twin, Work, second_hand
 
 from .test_completeness import _write
 
@@ -94,8 +94,9 @@ def _report(left: str, right: str, root: str, fork: bool) -> tuple[str, int | No
 
 
 class _Partly(Here):
-    """Work ahead of which only the first ``done`` chunks were done when asked for; it
-    counts as beside this process (``parallel``), so the diff hands work ahead over."""
+    """Work ahead of which only the first ``done`` chunks were done when asked for (a
+    shared batch's too: this process takes back the rest); it counts as beside this
+    process (``parallel``), so the diff hands work ahead over."""
 
     parallel = True
 
@@ -103,9 +104,18 @@ class _Partly(Here):
         super().__init__(sides)
         self.done = done
         self.chunks: list[tuple[str, int]] = []  # each work's name, the chunks handed over
+        self.shared: list[str] = []  # each shared batch's work
 
-    def ahead(self, work: Work[P, R], chunks: Sequence[P]) -> Pending[list[R]]:
-        self.chunks.append((work.__name__, len(chunks)))
+    def kept(self, count: int) -> int:
+        return count // 2
+
+    def ahead(
+        self, work: Work[P, R], chunks: Sequence[P], *, first: bool = False
+    ) -> Pending[list[R]]:
+        if first:
+            self.shared.append(work.__name__)
+        else:
+            self.chunks.append((work.__name__, len(chunks)))
         return Pending(lambda: [work(self.sides, chunk) for chunk in chunks[: self.done]])
 
 
@@ -126,6 +136,7 @@ def test_the_report_is_the_same_however_much_was_decided_ahead(tmp_path: Path) -
             names = ["_each_signed", "_both", "_each_signed", "_both"]
             assert [name for name, _ in hand.chunks] == names, hand.chunks
             assert min(count for _, count in hand.chunks) >= 2, hand.chunks
+            assert set(hand.shared) == {"_each_signed", "_both"}, hand.shared
     assert reports == [whole] * 4
 
 
@@ -204,6 +215,45 @@ def test_works_ahead_are_done_one_after_another_and_collected_each_alone(
         assert done == [i * i for i in range(len(done))] and 1 <= len(done) < 100
         assert time.perf_counter() - start < 0.5  # collecting it stopped it
         assert hand.send(_child_pid, 1).result() == pid + 1  # the twin serves on
+
+
+def _squares_slow_in_the_twin(sides: Sides, items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Each item's square and the process that made it; the twin (not the process named
+    in the item) takes 20 ms an item."""
+    out: list[tuple[int, int]] = []
+    for parent, value in items:
+        if os.getpid() != parent:
+            time.sleep(0.02)
+        out.append((os.getpid(), value * value))
+    return out
+
+
+def test_a_shared_batch_is_taken_back_from_a_slow_twin(tmp_path: Path) -> None:
+    with _p03_twin() as (hand, pid):
+        here = os.getpid()
+        items = [(here, i) for i in range(200)]
+        found = hand.share(_squares_slow_in_the_twin, items)
+        assert [square for _, square in found] == [i * i for i in range(200)]
+        kept = hand.kept(200)
+        by = [who for who, _ in found]
+        twin = by[kept:].count(pid)
+        # this process's share, then the twin's whole chunks done when asked back (its 90
+        # items take it 1.8 s: never all), then the rest, taken back and done here
+        assert twin % SHARE_CHUNK == 0 and twin < 200 - kept
+        assert by == [here] * kept + [pid] * twin + [here] * (200 - kept - twin)
+        assert hand.send(_child_pid, 1).result() == pid + 1  # the twin serves on
+
+
+def test_a_shared_batch_is_decided_here_without_a_twin(tmp_path: Path) -> None:
+    with _p03_twin() as (hand, pid):
+        os.kill(pid, signal.SIGKILL)
+        here = os.getpid()
+        found = hand.share(_squares_slow_in_the_twin, [(here, i) for i in range(100)])
+        assert found == [(here, i * i) for i in range(100)]
+        assert _pid_of(hand) is None
+    with scratch_workspace() as ws:
+        alone = Here(load_sides(parse_side("P03"), parse_side("P03"), ws.root))
+        assert alone.share(_squares_slow_in_the_twin, [(here, 3)]) == [(here, 9)]
 
 
 def test_work_ahead_stops_at_a_failing_chunk(tmp_path: Path) -> None:

@@ -291,14 +291,20 @@ _Early = tuple[_Pair, tuple[frozenset[str], frozenset[str]]]
 another source on each side (``_Side.foreign``): counted only once the command is taken."""
 
 
-def _each_signed(sides: Sides, payload: tuple[str, list[tuple[Command, str]]]) -> list[_Early]:
-    """Both sides' signatures of each of a batch of commands (each with its text), each with
-    the command rules it showed deciding with another source: the twin's work (ahead, it
-    may go unused)."""
-    tool, commands = payload
-    left, right = (_Side(policy, tool, policy.compiled.rules) for policy in sides)
+def _each_signed(sides: Sides, commands: list[tuple[str, Command, str]]) -> list[_Early]:
+    """Both sides' signatures of each of a batch of commands (each with its tool and its
+    text), each with the command rules it showed deciding with another source: the work a
+    twin shares (ahead, it may go unused)."""
+    made: dict[str, tuple[_Side, _Side]] = {}
     out: list[_Early] = []
-    for command, text in commands:
+    for tool, command, text in commands:
+        found = made.get(tool)
+        if found is None:
+            found = made[tool] = (
+                _Side(sides[0], tool, sides[0].compiled.rules),
+                _Side(sides[1], tool, sides[1].compiled.rules),
+            )
+        left, right = found
         pair = (left.signature(command, text), right.signature(command, text))
         out.append((pair, (frozenset(left.foreign), frozenset(right.foreign))))
         left.foreign.clear()
@@ -501,15 +507,11 @@ class CommandSearch:
 
     def _shared(self, commands: Sequence[Command]) -> list[_Pair]:
         """Both sides' signatures of ``commands``; a share of a large batch by the hand."""
-        batch = [(command, self.texts[command]) for command in commands]
-        if len(batch) < BATCH:
-            return _pairs(*self.sides, batch)
-        # The twin's share ends as the share this process keeps (``kept``) does.
-        kept = self.hand.kept(len(batch))
-        left, right = self.sides
-        pending = self.hand.send(_each_signed, (left.tool, batch[kept:]))
-        here = _pairs(left, right, batch[:kept])
-        return here + [self._taken(found) for found in pending.result()]
+        if len(commands) < BATCH:
+            return _pairs(*self.sides, [(command, self.texts[command]) for command in commands])
+        tool = self.sides[0].tool
+        batch = [(tool, command, self.texts[command]) for command in commands]
+        return [self._taken(found) for found in self.hand.share(_each_signed, batch)]
 
     def _keep(self, command: Command, pair: _Pair) -> None:
         """``command`` decided as ``pair``: a part, unless a shorter one decides alike."""
@@ -633,8 +635,8 @@ class CommandSearch:
         if not self.hand.parallel or len(commands) < BATCH:
             return
         tool = self.sides[0].tool
-        texts = [(command, self.texts[command]) for command in commands]
-        chunks = [(tool, texts[i : i + AHEAD_CHUNK]) for i in range(0, len(texts), AHEAD_CHUNK)]
+        texts = [(tool, command, self.texts[command]) for command in commands]
+        chunks = [texts[i : i + AHEAD_CHUNK] for i in range(0, len(texts), AHEAD_CHUNK)]
         self.aheads.append((commands, self.hand.ahead(_each_signed, chunks)))
 
     def _collect(self) -> None:

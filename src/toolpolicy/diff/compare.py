@@ -266,10 +266,7 @@ def compare(
     decided = ahead.decided() if ahead is not None else {}
     todo = [probe for probe in probes if id(probe) not in decided]
     calls = [(probe.tool, probe.arguments) for probe in todo]
-    hand = hand or Here((left, right))
-    kept = hand.kept(len(calls))
-    pending = hand.send(_both, calls[kept:])
-    pairs = _both((left, right), calls[:kept]) + pending.result()
+    pairs = (hand or Here((left, right))).share(_both, calls)
     decided.update(zip(map(id, todo), pairs, strict=True))
     results = [
         ProbeResult(probe, a, b, change_of(a, b))

@@ -11,7 +11,10 @@ first read for both — splitting the work by side instead would read every line
 Work sent *ahead* (:meth:`Here.ahead`) is done by the twin, a chunk at a time, between the
 pieces of work sent meanwhile, which go first, and after the work ahead sent before it: it
 fills the time the twin would wait while this process searches alone. Asked for, it stops
-and gives the chunks done so far; the rest is for the caller to share out again.
+and gives the chunks done so far; the rest is for the caller to share out again. A batch
+both decide now (:meth:`Here.share`) is work ahead sent first: this process decides its
+share, then takes back what the twin has not begun, so that a twin whose core the machine
+gives to others delays it by one chunk, not by the twin's whole share.
 
 Elsewhere (no ``fork``, several threads, a small diff), or when the twin fails, the same
 work runs here: :class:`Here` has the same interface and the report is the same either way
@@ -37,9 +40,14 @@ __all__ = ["Here", "Pending", "Sides", "Twin", "second_hand"]
 
 P = TypeVar("P")
 R = TypeVar("R")
+T = TypeVar("T")
 Sides = tuple[ToolPolicy, ToolPolicy]
 """The left and the right policy of a diff."""
 Work = Callable[[Sides, P], R]
+
+SHARE_CHUNK = 32
+"""Items of a shared batch (:meth:`Here.share`) the twin decides between two looks for a
+request to give back what it has not begun: the longest this process may wait for it."""
 
 
 class Pending(Generic[R]):
@@ -71,11 +79,31 @@ class Here:
         """``work(sides, payload)``, run when its result is asked for."""
         return Pending(lambda: work(self.sides, payload))
 
-    def ahead(self, work: Work[P, R], chunks: Sequence[P]) -> Pending[list[R]]:
+    def ahead(
+        self, work: Work[P, R], chunks: Sequence[P], *, first: bool = False
+    ) -> Pending[list[R]]:
         """``work(sides, chunk)`` of the first chunks, in order, that were done by the time
-        the result is asked for (in a twin: meanwhile, after any work sent later); here,
-        none: the caller decides every chunk when it shares out the rest."""
+        the result is asked for (in a twin: meanwhile, after any work sent later, and after
+        the work ahead sent before it unless ``first``); here, none: the caller decides
+        every chunk when it shares out the rest."""
         return Pending(list)
+
+    def share(self, work: Work[list[T], list[R]], items: Sequence[T]) -> list[R]:
+        """``work`` of every item, one result each in order, decided by both processes: the
+        items after this process's share (:meth:`kept`) go to the twin, a chunk at a time
+        before any other work ahead; this process decides its share, then takes back the
+        chunks the twin has not begun and decides them too. A twin slowed down (a busy
+        machine gives its core to others) holds this process up for one chunk at most,
+        never for its whole share. Here: every item, here."""
+        kept = self.kept(len(items))
+        rest = items[kept:]
+        chunks = [list(rest[i : i + SHARE_CHUNK]) for i in range(0, len(rest), SHARE_CHUNK)]
+        pending = self.ahead(work, chunks, first=True)
+        found = work(self.sides, list(items[:kept]))
+        done = [result for chunk in pending.result() for result in chunk]
+        if len(done) < len(rest):
+            done += work(self.sides, list(rest[len(done) :]))
+        return found + done
 
     def kept(self, count: int) -> int:
         """How many of a batch of ``count`` items this process keeps (decides itself, on
@@ -147,15 +175,17 @@ class Twin(Here):
         self._busy = True
         return Pending(lambda: self._answer(lambda: work(self.sides, payload)))
 
-    def ahead(self, work: Work[P, R], chunks: Sequence[P]) -> Pending[list[R]]:
+    def ahead(
+        self, work: Work[P, R], chunks: Sequence[P], *, first: bool = False
+    ) -> Pending[list[R]]:
         """See :meth:`Here.ahead`: in the twin, one chunk at a time, each once the work
-        sent before it is answered, after the work ahead sent before it; none if the twin
-        is gone."""
+        sent before it is answered, after the work ahead sent before it (before it, if
+        ``first``); none if the twin is gone."""
         number = self._posted
         if (
             self._pid is None
             or self._busy
-            or not self._post((_AHEAD, work, (number, list(chunks))))
+            or not self._post((_AHEAD, work, (number, list(chunks), first)))
         ):
             return super().ahead(work, chunks)
         self._posted += 1
@@ -237,8 +267,9 @@ class _Ahead:
 
 def _serve(sides: Sides, inbox: int, outbox: int) -> None:
     """The twin's loop: read work, do it, answer; between two messages, a chunk of the
-    oldest work ahead with chunks left; return when the pipe closes."""
-    aheads: dict[int, _Ahead] = {}  # by number, oldest first
+    first work ahead with chunks left (the oldest, but for work sent ``first``); return
+    when the pipe closes."""
+    aheads: dict[int, _Ahead] = {}  # by number, in the order they are done
     while True:
         ahead = next((a for a in aheads.values() if a.left), None)
         if ahead is not None and not _waiting(inbox):
@@ -249,8 +280,11 @@ def _serve(sides: Sides, inbox: int, outbox: int) -> None:
         except EOFError:
             return
         if kind == _AHEAD:
-            number, chunks = payload
-            aheads[number] = _Ahead(work, chunks)
+            number, chunks, first = payload
+            if first:
+                aheads = {number: _Ahead(work, chunks), **aheads}
+            else:
+                aheads[number] = _Ahead(work, chunks)
             continue
         try:
             if kind == _COLLECT:  # what is done so far; the rest is the parent's
