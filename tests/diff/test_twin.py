@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from processes import alive
 from toolpolicy.diff import generate_probes, render_json
@@ -254,6 +256,47 @@ def test_a_shared_batch_is_decided_here_without_a_twin(tmp_path: Path) -> None:
     with scratch_workspace() as ws:
         alone = Here(load_sides(parse_side("P03"), parse_side("P03"), ws.root))
         assert alone.share(_squares_slow_in_the_twin, [(here, 3)]) == [(here, 9)]
+
+
+class _Scripted(Here):
+    """A twin that, each time a shared batch is handed over, does the number of chunks
+    the script says next (of those it was given), and keeps the given share of each batch."""
+
+    parallel = True
+
+    def __init__(self, sides: Sides, keeps: float, script: list[int]) -> None:
+        super().__init__(sides)
+        self.keeps = keeps
+        self.script = script
+        self.rounds = 0
+
+    def kept(self, count: int) -> int:
+        return int(count * self.keeps)
+
+    def ahead(
+        self, work: Work[P, R], chunks: Sequence[P], *, first: bool = False
+    ) -> Pending[list[R]]:
+        done = self.script[self.rounds % len(self.script)]
+        self.rounds += 1
+        return Pending(lambda: [work(self.sides, chunk) for chunk in chunks[:done]])
+
+
+def _tagged(sides: Sides, items: list[int]) -> list[tuple[int, int]]:
+    return [(item, item * item) for item in items]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    count=st.integers(0, 400),
+    keeps=st.sampled_from((0.0, 0.3, 0.55, 0.9)),
+    script=st.lists(st.integers(0, 20), min_size=1, max_size=5),
+)
+def test_a_shared_batch_gives_each_item_once_in_order_whatever_the_twin_does(
+    count: int, keeps: float, script: list[int]
+) -> None:
+    hand = _Scripted((None, None), keeps, script)  # type: ignore[arg-type]
+    assert hand.share(_tagged, list(range(count))) == [(i, i * i) for i in range(count)]
+    assert hand.rounds <= max(1, count)  # every round but the last takes a chunk or more
 
 
 def test_work_ahead_stops_at_a_failing_chunk(tmp_path: Path) -> None:

@@ -92,18 +92,24 @@ class Here:
         """``work`` of every item, one result each in order, decided by both processes: the
         items after this process's share (:meth:`kept`) go to the twin, a chunk at a time
         before any other work ahead; this process decides its share, then takes back the
-        chunks the twin has not begun and decides them too. A twin slowed down (a busy
-        machine gives its core to others) holds this process up for one chunk at most,
+        chunks the twin has not begun. Those are shared again while the twin kept up (did
+        some, and at least half as many as this process), else decided here: a twin slowed down (a
+        busy machine gives its core to others) holds this process up for a chunk at most,
         never for its whole share. Here: every item, here."""
-        kept = self.kept(len(items))
-        rest = items[kept:]
-        chunks = [list(rest[i : i + SHARE_CHUNK]) for i in range(0, len(rest), SHARE_CHUNK)]
-        pending = self.ahead(work, chunks, first=True)
-        found = work(self.sides, list(items[:kept]))
-        done = [result for chunk in pending.result() for result in chunk]
-        if len(done) < len(rest):
-            done += work(self.sides, list(rest[len(done) :]))
-        return found + done
+        found: list[R] = []
+        rest = list(items)
+        while rest:
+            kept = self.kept(len(rest))
+            theirs = rest[kept:]
+            chunks = [theirs[i : i + SHARE_CHUNK] for i in range(0, len(theirs), SHARE_CHUNK)]
+            pending = self.ahead(work, chunks, first=True)
+            found += work(self.sides, rest[:kept])
+            done = [result for chunk in pending.result() for result in chunk]
+            found += done
+            rest = theirs[len(done) :]
+            if not done or len(rest) <= SHARE_CHUNK or 2 * len(done) < kept:
+                return found + (work(self.sides, rest) if rest else [])
+        return found
 
     def kept(self, count: int) -> int:
         """How many of a batch of ``count`` items this process keeps (decides itself, on
