@@ -92,10 +92,10 @@ class Here:
         """``work`` of every item, one result each in order, decided by both processes: the
         items after this process's share (:meth:`kept`) go to the twin, a chunk at a time
         before any other work ahead; this process decides its share, then takes back the
-        chunks the twin has not begun. Those are shared again while the twin kept up (did
-        some, and at least half as many as this process), else decided here: a twin slowed down (a
-        busy machine gives its core to others) holds this process up for a chunk at most,
-        never for its whole share. Here: every item, here."""
+        chunks the twin has not begun. Those are shared again while the twin keeps up (it
+        did some, and at least half as many as this process), else decided here: a twin
+        slowed down (a busy machine gives its core to others) holds this process up for a
+        chunk at most, never for its whole share. Here: every item, here."""
         found: list[R] = []
         rest = list(items)
         while rest:
@@ -113,8 +113,8 @@ class Here:
 
     def kept(self, count: int) -> int:
         """How many of a batch of ``count`` items this process keeps (decides itself, on
-        both sides) before it sends the rest, so that both shares end together: none
-        here (the rest is decided here anyway, when its result is asked for)."""
+        both sides) while the twin decides the rest, so that both shares end together:
+        none here (the rest is decided here anyway, once the twin is found to do none)."""
         return 0
 
     def close(self) -> None:
